@@ -1,0 +1,1 @@
+"""The dice referee: a Discord bot that referees five tabletop dice games."""

@@ -1,0 +1,401 @@
+"""The protocol every game engine speaks, and the small vocabulary it uses.
+
+A game is a plain object whose whole state is JSON-native data (dicts with string keys, lists,
+str, int, float, bool, None), so saving, loading, undoing a failed move and replaying a record
+are all the same operation: dump and load. Engines never roll dice: when a roll is due,
+`actors()` returns `[CHANCE]` and `chance()` describes the roll; whoever drives the game (the
+table with a seeded RNG, a replayed record, a test) answers with `apply(CHANCE, "roll ...")`.
+
+Seats are 0-based ints in the API (`apply(0, ...)`); in move notation players are 1-based
+(`@1`, `@2`), as people count.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Sequence
+
+CHANCE = "chance"
+Actor = int | str  # a seat index, or CHANCE
+
+
+# --- errors a player can read -------------------------------------------------------------
+
+class RuleError(Exception):
+    """Any refusal by the rules. `str(err)` is written for the player who made the move."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidMoveError(RuleError):
+    """The text does not parse as a move of this game."""
+
+
+class IllegalMoveError(RuleError):
+    """The move parses, but the rules do not allow it now."""
+
+
+class AmbiguousMoveError(RuleError):
+    """The move could mean more than one thing; the message lists the readings."""
+
+
+class NotYourTurnError(IllegalMoveError):
+    """Someone else must act now."""
+
+
+class OptionError(RuleError):
+    """A game option is unknown or out of range."""
+
+
+# --- value objects -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, as plain data. `to=None` is public; otherwise only those seats
+    may see it (a private roll, a secret confirmation)."""
+
+    text: str
+    kind: str = "info"
+    to: tuple[int, ...] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "kind": self.kind,
+                "to": list(self.to) if self.to is not None else None, "data": self.data}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Event":
+        to = d.get("to")
+        return cls(d["text"], d.get("kind", "info"), tuple(to) if to is not None else None,
+                   d.get("data") or {})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. No winners means a draw."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    @property
+    def draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any] | None) -> "Outcome | None":
+        if d is None:
+            return None
+        return cls(tuple(d["winners"]), d["reason"])
+
+
+# --- chance ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Draw:
+    """One random draw: a die, or any weighted choice. Outcomes are tokens without spaces."""
+
+    label: str
+    options: tuple[str, ...]
+    weights: tuple[float, ...] | None = None
+
+    def probability(self, token: str) -> float:
+        if token not in self.options:
+            return 0.0
+        if self.weights is None:
+            return self.options.count(token) / len(self.options)
+        total = sum(self.weights)
+        return sum(w for o, w in zip(self.options, self.weights) if o == token) / total
+
+
+def die(sides: int, label: str | None = None, *, zero: bool = False) -> Draw:
+    """A fair die; `zero=True` numbers it 0..sides-1 (a d10 showing 0-9)."""
+    start = 0 if zero else 1
+    return Draw(label or f"d{sides}", tuple(str(v) for v in range(start, start + sides)))
+
+
+def faces(label: str, tokens: Sequence[str]) -> Draw:
+    """A fair die with named faces (repeats allowed: a face printed twice is twice as likely)."""
+    return Draw(label, tuple(tokens))
+
+
+@dataclass(frozen=True)
+class Chance:
+    """The rolls the engine is waiting for, in order. Answered by the move `roll t1 t2 ...`."""
+
+    draws: tuple[Draw, ...]
+    reason: str = ""
+
+    def sample(self, rng: random.Random) -> str:
+        picks = []
+        for d in self.draws:
+            if d.weights is None:
+                picks.append(rng.choice(d.options))
+            else:
+                picks.append(rng.choices(d.options, weights=d.weights, k=1)[0])
+        return "roll " + " ".join(picks)
+
+    def parse(self, move: str) -> list[str]:
+        """The tokens of a `roll` move, checked against the draws; InvalidMoveError if not."""
+        parts = move.split()
+        if not parts or parts[0] != "roll":
+            raise InvalidMoveError(f"A chance outcome is written `roll ...`, not {move!r}.")
+        tokens = parts[1:]
+        if len(tokens) != len(self.draws):
+            raise InvalidMoveError(
+                f"{self.reason or 'This roll'} needs {len(self.draws)} outcome(s), "
+                f"got {len(tokens)}.")
+        for i, (tok, d) in enumerate(zip(tokens, self.draws)):
+            if d.probability(tok) <= 0:
+                raise InvalidMoveError(
+                    f"Outcome {i + 1} ({d.label}) cannot be {tok!r}; "
+                    f"it is one of {', '.join(dict.fromkeys(d.options))}.")
+        return tokens
+
+
+# --- options --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    """A game option chosen at creation: an int in a range, a bool, or one of some choices."""
+
+    name: str
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+
+    def check(self, value: Any) -> Any:
+        d = self.default
+        if isinstance(d, bool):
+            if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "no", "off", "0"):
+                return False
+            if isinstance(value, bool):
+                return value
+            raise OptionError(f"Option `{self.name}` is on or off, not {value!r}.")
+        if isinstance(d, int):
+            try:
+                v = int(value)
+            except (TypeError, ValueError):
+                raise OptionError(f"Option `{self.name}` takes a whole number, not {value!r}.")
+            if (self.minimum is not None and v < self.minimum) or (
+                    self.maximum is not None and v > self.maximum):
+                raise OptionError(
+                    f"Option `{self.name}` must be from {self.minimum} to {self.maximum}; "
+                    f"got {v}.")
+            return v
+        if self.choices is not None:
+            if value not in self.choices:
+                raise OptionError(
+                    f"Option `{self.name}` is one of {', '.join(self.choices)}; got {value!r}.")
+            return value
+        if not isinstance(value, type(d)):
+            raise OptionError(f"Option `{self.name}` has the wrong type: {value!r}.")
+        return value
+
+
+# --- the game protocol ----------------------------------------------------------------------------
+
+class Game:
+    """Base of every engine. Subclasses keep their whole state in JSON-native attributes, set up
+    in `setup()`, and implement the underscored hooks. The public methods add the checks every
+    game shares (game over, whose turn, all-or-nothing moves)."""
+
+    KIND: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+    SCHEMA: ClassVar[int] = 1
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 2
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    players: int
+    options: dict[str, Any]
+    result: dict[str, Any] | None
+
+    # construction and serialisation -----------------------------------------------------------
+    @classmethod
+    def parse_options(cls, given: dict[str, Any] | None) -> dict[str, Any]:
+        given = dict(given or {})
+        known = {o.name: o for o in cls.OPTIONS}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise OptionError(
+                f"Unknown option(s) for {cls.TITLE or cls.KIND}: {', '.join(unknown)}. "
+                f"Known: {', '.join(known) or 'none'}.")
+        out = {}
+        for name, opt in known.items():
+            out[name] = opt.check(given[name]) if name in given else opt.default
+        cls.check_options(out)
+        return out
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        """Cross-option checks; raise OptionError. Default: none."""
+
+    @classmethod
+    def new(cls, players: int = 2, options: dict[str, Any] | None = None) -> "Game":
+        if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+            raise OptionError(
+                f"{cls.TITLE or cls.KIND} is for {cls.MIN_PLAYERS}"
+                + (f" to {cls.MAX_PLAYERS}" if cls.MAX_PLAYERS != cls.MIN_PLAYERS else "")
+                + f" players, not {players}.")
+        game = cls.__new__(cls)
+        game.players = players
+        game.options = cls.parse_options(options)
+        game.result = None
+        game.setup()
+        return game
+
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        # A JSON round trip doubles as the deep copy, and proves the state is JSON-native.
+        return {"kind": self.KIND, "schema": self.SCHEMA,
+                "state": json.loads(json.dumps(self.__dict__))}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Game":
+        if data.get("kind") != cls.KIND:
+            raise ValueError(f"not a {cls.KIND} state: {data.get('kind')!r}")
+        state = cls.migrate(data.get("schema", 1), data["state"])
+        game = cls.__new__(cls)
+        game.__dict__.update(json.loads(json.dumps(state)))
+        return game
+
+    @classmethod
+    def migrate(cls, schema: int, state: dict[str, Any]) -> dict[str, Any]:
+        if schema != cls.SCHEMA:
+            raise ValueError(f"{cls.KIND}: no migration from schema {schema} to {cls.SCHEMA}")
+        return state
+
+    def copy(self) -> "Game":
+        return type(self).from_json(self.to_json())
+
+    # whose move --------------------------------------------------------------------------------
+    def actors(self) -> list[Actor]:
+        """Who may act now: [] when over, [CHANCE] when a roll is due, else one or more seats
+        (several at once for simultaneous secret moves)."""
+        if self.result is not None:
+            return []
+        return self._actors()
+
+    def chance(self) -> Chance | None:
+        if self.result is not None or CHANCE not in self._actors():
+            return None
+        return self._chance()
+
+    def legal(self, player: int) -> list[str]:
+        """Every legal move for `player` now, in notation (empty when they may not act)."""
+        if self.result is not None or player not in self._actors():
+            return []
+        return self._legal(player)
+
+    def apply(self, actor: Actor, move: str) -> list[Event]:
+        """Apply a move; returns events, or raises RuleError leaving the state as it was."""
+        if self.result is not None:
+            raise IllegalMoveError("The game is over.")
+        move = " ".join(str(move).split())
+        if not move:
+            raise InvalidMoveError("Empty move.")
+        current = self._actors()
+        if actor not in current:
+            raise NotYourTurnError(self.waiting_text(current))
+        saved = json.dumps(self.__dict__)
+        try:
+            return self._apply(actor, move)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(json.loads(saved))
+            raise
+
+    def waiting_text(self, current: list[Actor] | None = None) -> str:
+        current = self._actors() if current is None else current
+        if CHANCE in current:
+            return "It is not your move: the dice are being rolled."
+        names = ", ".join(f"player {p + 1}" for p in current)
+        return f"It is not your move: waiting for {names}."
+
+    def outcome(self) -> Outcome | None:
+        return Outcome.from_json(self.result)
+
+    def finish(self, winners: Iterable[int], reason: str) -> Event:
+        """End the game (called by engines); returns the public event announcing it."""
+        outcome = Outcome(tuple(sorted(winners)), reason)
+        self.result = outcome.to_json()
+        text = ("Draw: " + reason) if outcome.draw else (
+            "Winner: " + ", ".join(f"player {w + 1}" for w in outcome.winners) + f" ({reason})")
+        return Event(text, "game_over", data=outcome.to_json())
+
+    def resign(self, player: int) -> list[Event]:
+        """The player gives up (or forfeits on a timer). Default: every other seat wins."""
+        if self.result is not None:
+            raise IllegalMoveError("The game is over.")
+        winners = [p for p in range(self.players) if p != player]
+        return [self.finish(winners, f"player {player + 1} resigned")]
+
+    # timers --------------------------------------------------------------------------------------
+    def timeout_move(self, player: int) -> str | None:
+        """The move made for `player` when their timer runs out, or None: they forfeit."""
+        return None
+
+    def wait_seconds(self) -> int | None:
+        """How long the current wait may last, when the game sets it (a response window);
+        None: the table's default turn timer."""
+        return None
+
+    # views ---------------------------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What `player` may see (None: the public). Secrets of others are stripped here and
+        only here."""
+        raise NotImplementedError
+
+    def text(self, player: int | None = None) -> str:
+        """The board as text (alt text, `/... board`), built from `view(player)`."""
+        return json.dumps(self.view(player), indent=1)
+
+    # hooks for subclasses --------------------------------------------------------------------------
+    def _actors(self) -> list[Actor]:
+        raise NotImplementedError
+
+    def _chance(self) -> Chance:
+        raise NotImplementedError
+
+    def _legal(self, player: int) -> list[str]:
+        raise NotImplementedError
+
+    def _apply(self, actor: Actor, move: str) -> list[Event]:
+        raise NotImplementedError
+
+
+# --- small shared helpers -------------------------------------------------------------------------
+
+_NOT_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def phrase_key(text: str) -> str:
+    """A spoken phrase with case, spacing and punctuation ignored."""
+    return _NOT_WORD.sub("", text.lower().replace("’", "'").replace("'", ""))
+
+
+def parse_seat(token: str, players: int) -> int:
+    """`@2` -> seat 1. InvalidMoveError with the right form when it is not a player."""
+    m = re.fullmatch(r"@(\d+)", token)
+    if not m or not 1 <= int(m.group(1)) <= players:
+        raise InvalidMoveError(
+            f"{token!r} is not a player: write @1" + (f" to @{players}" if players > 1 else "")
+            + ".")
+    return int(m.group(1)) - 1
