@@ -1,0 +1,54 @@
+"""The frame every picture starts from: a canvas in the theme, and a title bar across the top.
+
+A shared frame makes a board from any of the five games recognisable at a glance in a busy
+channel: same background, same title bar with the game and the round, same margins.
+"""
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, Colour
+from rendering.fonts import font
+from rendering.text import fit_text
+
+MARGIN = 20            # space between the canvas edge and content
+TITLE_SIZE = 22        # font sizes in the title bar
+SUBTITLE_SIZE = 15
+_ACCENT = 3            # the highlight line under the title bar
+
+
+def new_canvas(width: int, height: int,
+               background: Colour = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """An RGB image filled with the background, and a Draw on it (what every renderer needs)."""
+    if width < 1 or height < 1:
+        raise ValueError(f"canvas must be at least 1x1, got {width}x{height}")
+    img = Image.new("RGB", (width, height), background)
+    return img, ImageDraw.Draw(img)
+
+
+def title_bar_height(subtitle: str | None = None) -> int:
+    """Height `title_bar` will take, so a renderer can size its canvas before drawing."""
+    return 48 if not subtitle else 70
+
+
+def title_bar(img: Image.Image, text: str, subtitle: str | None = None) -> int:
+    """Draw the title bar across the top of `img`; return the y where content may start.
+
+    The title (bold) and optional subtitle (muted, e.g. "Round 3 · Power Up") are shortened
+    with "…" rather than drawn past the edge.
+    """
+    draw = ImageDraw.Draw(img)
+    width = img.width
+    height = title_bar_height(subtitle)
+    draw.rectangle((0, 0, width - 1, height - _ACCENT - 1), fill=PANEL)
+    draw.rectangle((0, height - _ACCENT, width - 1, height - 1), fill=HIGHLIGHT)
+    room = width - 2 * MARGIN
+    title_font = font(TITLE_SIZE, bold=True)
+    title_baseline = 32 if not subtitle else 30
+    draw.text((MARGIN, title_baseline), fit_text(text, title_font, room),
+              fill=TEXT, font=title_font, anchor="ls")
+    if subtitle:
+        sub_font = font(SUBTITLE_SIZE)
+        draw.text((MARGIN, 54), fit_text(subtitle, sub_font, room),
+                  fill=MUTED, font=sub_font, anchor="ls")
+    return height
