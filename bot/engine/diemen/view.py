@@ -1,0 +1,183 @@
+"""What a seat may see of Crazy Die-Man, and the board as plain text.
+
+`build(game, player)` returns (player None = the public view; the only secret is a banner
+set-up not yet revealed, which appears only in its owner's `my_setup`):
+
+- `kind`, `title`; `mode`: the game's mode option ("physical" | "simulated");
+  `flick_mode`: the mode of the current/next flick (differs after an agreed per-flick switch).
+- `phase`: "setup" | "first" (the first-player draw / Stand Cry vote) | "move" | "flick" |
+  "review" (a physical report awaits `accept`/`dispute`) | "switch" (a mode switch awaits
+  `agree`/`refuse`) | "reposition" | "customers" | "over".
+- `turn` (1-based, 0 before the first), `round`, `round_limit`, `first_player`, `active`
+  (seat whose turn it is, or None), `waiting_for`: seats (or "chance") who must act now.
+- `setup_done`: [bool, bool]; `my_setup`: the viewer's own chosen spots while set-up is secret
+  (None for others and for the public).
+- `sides`: two dicts, index = seat: `seat`, `name` ("P1"/"P2"), `damage` (Property Damage),
+  `stand` (its stand spot "S1".."S3"), `spots`: {"F1".."B3": "up" | "down" | None} (a spot
+  shows "down" when a knocked banner lies there and none stands), `banners`: the 4 banners as
+  [{"at": spot or the Stand's spot, "up": bool, "super_sale": bool}] (empty until revealed),
+  `super_sale`: {"up": n, "down": n} (on / knocked off the Stand), `customers`: ["C1", ...],
+  `front_standing`: bool (the Bonus Flick condition).
+- `supply`: customers left in the shared supply.
+- `turn_info` (None outside a turn): `declared` (None until declared), `bonus`, `resolved`,
+  `remaining`, `moved`, `stand_locked` (started the turn with a Super Sale Banner up),
+  `bonus_allowed`, `super_sale_allowed`, `attract` (customers still to place).
+- `flick` (None unless a flick is in progress): `number` (1-based), `of`, `mode`, `called`,
+  `target` (simulated aim), `marks` (physical report being built), `report` (the report under
+  review: {"value", "off", "fell"}), `disputed`, `proposal` (mode proposed, awaiting the
+  opponent), `pending` (simulated: {"outcome", "value", "choose", "options"} while a follow-up
+  draw is due).
+- `odds` (simulated flick waiting for its aim, else None): {"aim": {target: odds},
+  "called": {target: odds}} with each odds from `odds.flick_odds` (points per 100).
+- `last_flicks`: the latest resolved flicks, oldest first, for arrows: {"n", "turn", "by",
+  "mode", "number", "of", "from" ("P1:S2"), "to" (aimed/called label or None), "called",
+  "value", "off", "outcome" (simulated only), "fell" (labels), "other" (own banners knocked
+  by other means), "added" ([+P1, +P2]), "damage" ([P1, P2] after it), "lines"}.
+- `result`: None, or {"winners", "reason"}.
+
+Spot labels are "P1:F2" style (rulings, "The Sales Floor"); coordinates: `board.spot_xy`.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import board, rules
+from .base import ROUND_LIMIT
+
+if TYPE_CHECKING:
+    from .game import DieMen
+
+
+def build(game: "DieMen", player: int | None) -> dict[str, Any]:
+    sides = []
+    for seat in (0, 1):
+        s = game.side(seat)
+        spots: dict[str, str | None] = {sp: None for sp in board.BANNER_SPOTS}
+        for b in s["banners"]:
+            if b["at"] != "stand" and (b["up"] or spots[b["at"]] is None):
+                spots[b["at"]] = "up" if b["up"] else "down"
+        banners = [{"at": s["stand"] if b["at"] == "stand" else b["at"], "up": b["up"],
+                    "super_sale": b["at"] == "stand"} for b in s["banners"]]
+        ssb_up = rules.super_sale_up(s)
+        ssb_down = sum(1 for b in s["banners"] if b["at"] == "stand" and not b["up"])
+        sides.append({"seat": seat, "name": board.SIDE_NAMES[seat], "damage": s["damage"],
+                      "stand": s["stand"], "spots": spots, "banners": banners,
+                      "super_sale": {"up": ssb_up, "down": ssb_down},
+                      "customers": sorted(s["customers"]),
+                      "front_standing": rules.front_standing(s)})
+    secret = game.phase == "setup"
+    t = game.t
+    turn_info = None
+    flick = None
+    odds = None
+    if t is not None and game.result is None and game.phase not in ("setup", "first"):
+        declared = t["declared"]
+        turn_info = {"declared": declared, "bonus": t["bonus"], "resolved": t["resolved"],
+                     "remaining": (declared - t["resolved"]) if declared is not None else None,
+                     "moved": t["moved"], "stand_locked": t["ssb_at_start"] > 0,
+                     "bonus_allowed": game.bonus_allowed(),
+                     "super_sale_allowed": game.super_sale_allowed(),
+                     "attract": t["attract"]}
+        f = t["flick"]
+        if f is not None:
+            sim = f["sim"]
+            flick = {"number": t["resolved"] + 1, "of": declared, "mode": game.flick_mode(),
+                     "called": f["called"], "target": f["target"], "marks": list(f["marks"]),
+                     "report": f["report"], "disputed": f["disputed"],
+                     "proposal": f["proposal"],
+                     "pending": ({k: sim[k] for k in ("outcome", "value", "choose", "options")}
+                                 if sim else None)}
+            if game.phase == "flick" and game.flick_mode() == "simulated" \
+                    and f["target"] is None:
+                odds = {"aim": {x: game.odds(x, False) for x in game.aim_targets()},
+                        "called": ({x: game.odds(x, True) for x in game.call_targets()}
+                                   if f["called"] is None else {})}
+    actors = game.actors()
+    return {
+        "kind": game.KIND, "title": game.TITLE,
+        "mode": game.options["mode"],
+        "flick_mode": game.flick_mode() if t is not None else game.options["mode"],
+        "phase": "over" if game.result is not None else game.phase,
+        "turn": game.turn, "round": (game.turn + 1) // 2, "round_limit": ROUND_LIMIT,
+        "first_player": game.first, "active": game.active,
+        "waiting_for": ["chance" if a == "chance" else a for a in actors],
+        "setup_done": [c is not None for c in game.setup_choice] if secret else [True, True],
+        "my_setup": (list(game.setup_choice[player])
+                     if secret and player is not None and game.setup_choice[player] is not None
+                     else None),
+        "sides": sides, "supply": game.floor["supply"],
+        "turn_info": turn_info, "flick": flick, "odds": odds,
+        "last_flicks": [dict(r) for r in game.flicks],
+        "result": game.result,
+    }
+
+
+_MARK = {"up": "up", "down": "DOWN", None: "--"}
+
+
+def _side_lines(v: dict[str, Any], seat: int) -> list[str]:
+    s = v["sides"][seat]
+    ss = s["super_sale"]
+    head = (f"{s['name']} (player {seat + 1}): Property Damage {s['damage']}; Stand at "
+            f"{s['stand']}")
+    if ss["up"] or ss["down"]:
+        head += f" with {ss['up']} Super Sale Banner(s) up" + (
+            f", {ss['down']} knocked off" if ss["down"] else "")
+    head += "; customers " + (", ".join(s["customers"]) if s["customers"] else "none")
+    if not s["banners"]:
+        return [head, "  banners not revealed yet"]
+    # Drawn as seen from P1's end of the table: P2's spots run right to left, so columns line
+    # up across the middle line (P1's F1 faces P2's F3).
+    order = (lambda spots: spots) if seat == 0 else (lambda spots: tuple(reversed(spots)))
+    back = "  back:  " + " | ".join(f"{sp} {_MARK[s['spots'][sp]]}"
+                                    for sp in order(board.BACK_SPOTS))
+    front = "  front: " + " | ".join(f"{sp} {_MARK[s['spots'][sp]]}"
+                                     for sp in order(board.FRONT_SPOTS))
+    return [head, back, front]
+
+
+def render_text(v: dict[str, Any]) -> str:
+    lines = [f"{v['title']} ({v['mode']}) - turn {v['turn']}, round {v['round']} of "
+             f"{v['round_limit']}, phase {v['phase']}"]
+    lines += _side_lines(v, 1)
+    lines.append("  ---------------- middle line ----------------")
+    lines += list(reversed(_side_lines(v, 0)[1:])) + [_side_lines(v, 0)[0]]
+    ti = v["turn_info"]
+    if ti and v["active"] is not None:
+        decl = ("not declared" if ti["declared"] is None else
+                f"{ti['resolved']} of {ti['declared']} flicks done"
+                + (" (Bonus Flick)" if ti["bonus"] else ""))
+        lines.append(f"Player {v['active'] + 1} to play: {decl}; next flick "
+                     f"{v['flick_mode']}.")
+    f = v["flick"]
+    if f:
+        if f["called"]:
+            lines.append(f"Called Shot: {f['called']}.")
+        if f["report"]:
+            r = f["report"]
+            lines.append(f"Report under review: rolled {r['value']}, "
+                         + ("off the floor" if r["off"] else
+                            ("fell " + ", ".join(r["fell"]) if r["fell"] else "nothing fell"))
+                         + ".")
+        if f["proposal"]:
+            lines.append(f"Proposed: this flick {f['proposal']}.")
+    if v["last_flicks"]:
+        r = v["last_flicks"][-1]
+        lines.append(f"Last flick: {r['from']} -> {r['to'] or 'no target'}, rolled "
+                     f"{r['value']}: " + ("off the floor" if r["off"] else
+                                          (", ".join(r["fell"]) + " fell" if r["fell"]
+                                           else "nothing fell"))
+                     + (f"; {', '.join(r['other'])} knocked off the Stand" if r["other"] else "")
+                     + ".")
+    if v["my_setup"]:
+        lines.append("Your banners (secret until both have set up): "
+                     + " ".join(v["my_setup"]) + ".")
+    if v["phase"] == "setup":
+        lines.append("Setting up banners in secret: "
+                     + ", ".join(f"P{i + 1} {'done' if d else 'choosing'}"
+                                 for i, d in enumerate(v["setup_done"])) + ".")
+    if v["result"]:
+        w = v["result"]["winners"]
+        lines.append(("Draw" if not w else f"Winner: player {w[0] + 1}")
+                     + f" ({v['result']['reason']}).")
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""Move text to a `Move`, and the forms a player may write (docs/notation/slideslam.md).
+
+A die is named by its square (`b5`) or by its letter (`C`, any case). Whether the die is
+yours, and whether the move is allowed now, is the game's business; this module only checks the
+shape, and that squares are on the board.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..core import InvalidMoveError
+from . import board
+from .data import INVOCATION, LETTERS
+
+FORMS = ("place a1=6 [b2=5 ...]", "unplace a1", "confirm", "slide b2 b5", "slam b5",
+         "slam b5 predict", "end", "bend c6", "pass", f"awaken b5 {INVOCATION}")
+
+_ALL_LETTERS = "".join(LETTERS)
+_PAIR = re.compile(r"([a-z]\d{1,2})=(\d+)")
+
+
+@dataclass(frozen=True)
+class Move:
+    verb: str
+    refs: tuple[str, ...] = ()                  # squares ('b5') or die letters ('C')
+    pairs: tuple[tuple[str, int], ...] = ()     # place: (square, value)
+    predict: bool = False
+    phrase: str = ""
+
+
+def forms_text() -> str:
+    return "; ".join(f"`{f}`" for f in FORMS[:-1]) + "; `awaken b5 <the invocation>`"
+
+
+def parse_ref(token: str, columns: int, rows: int) -> str:
+    """A square ('b5') or a die letter ('c' -> 'C')."""
+    t = token.strip()
+    if len(t) == 1 and t.upper() in _ALL_LETTERS:
+        return t.upper()
+    low = t.lower()
+    if board.looks_like_square(low):
+        if not board.on_board(low, columns, rows):
+            raise InvalidMoveError(
+                f"{t} is not on the board ({board.describe(columns, rows)}).")
+        return low
+    raise InvalidMoveError(
+        f"{t!r} is not a square or a die: name a square like b5 "
+        f"({board.describe(columns, rows)}) or a die letter A–F / U–Z.")
+
+
+def parse(text: str, columns: int, rows: int) -> Move:
+    parts = text.split()
+    verb = parts[0].lower()
+    args = parts[1:]
+    if verb == "place":
+        if not args:
+            raise InvalidMoveError("Write `place a1=6` (square=health); several pairs are "
+                                   "allowed: `place a1=6 b2=5`.")
+        pairs = []
+        for a in args:
+            m = _PAIR.fullmatch(a.lower())
+            if not m:
+                raise InvalidMoveError(
+                    f"{a!r} is not square=health: write `place a1=6` (several pairs allowed).")
+            sq = parse_ref(m.group(1), columns, rows)
+            pairs.append((sq, int(m.group(2))))
+        return Move("place", pairs=tuple(pairs))
+    if verb in ("unplace", "bend"):
+        if len(args) != 1:
+            raise InvalidMoveError(f"Write `{verb} a1`: one square (or die letter).")
+        return Move(verb, (parse_ref(args[0], columns, rows),))
+    if verb in ("confirm", "end", "pass"):
+        if args:
+            raise InvalidMoveError(f"`{verb}` takes nothing after it.")
+        return Move(verb)
+    if verb == "slide":
+        if len(args) not in (1, 2):
+            raise InvalidMoveError(
+                "Write `slide b2 b5`: the die's square (or letter), then where it goes.")
+        refs = tuple(parse_ref(a, columns, rows) for a in args)
+        if not board.looks_like_square(refs[-1]):
+            raise InvalidMoveError("The slide ends on a square: write `slide b2 b5`.")
+        return Move("slide", refs)
+    if verb == "slam":
+        if len(args) == 2 and args[1].lower() == "predict":
+            return Move("slam", (parse_ref(args[0], columns, rows),), predict=True)
+        if len(args) != 1:
+            raise InvalidMoveError(
+                "Write `slam b5`, or `slam b5 predict` to say \"Now you're going to say: "
+                "DICE IS NOT BEND!\".")
+        return Move("slam", (parse_ref(args[0], columns, rows),))
+    if verb == "awaken":
+        if not args:
+            raise InvalidMoveError(f"Write `awaken b5 {INVOCATION}`.")
+        return Move("awaken", (parse_ref(args[0], columns, rows),), phrase=" ".join(args[1:]))
+    raise InvalidMoveError(f"{parts[0]!r} is not a Slide and Slam move. Moves: {forms_text()}.")

@@ -1,0 +1,148 @@
+"""Business cards: the fighters, their digits, and the slashes drawn on them.
+
+Rulings "Fighters (business cards)": a card is a name, its digits (6 to 40) and a 5-digit zip;
+each digit holds 0, 1 or 2 slashes (2 = X'd, out); a fighter is defeated when every digit is
+X'd; every card fights with the same number of digits L (fair length).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..core import Option, OptionError
+
+MIN_DIGITS, MAX_DIGITS = 6, 40
+ZIP_DIGITS = 5
+MAX_NAME = 40
+X = 2  # slashes that X a digit out
+
+# Built-in fighters so a game starts with no options (`new(2)`); seat s gets the cards
+# 2s and 2s+1 under Tag Team, card s otherwise. All numbers are fictional (555).
+SAMPLE_CARDS: tuple[dict[str, str], ...] = (
+    {"name": "Ace Accounting", "digits": "6035550142", "zip": "03038"},
+    {"name": "Blue Ox Plumbing", "digits": "2125550187", "zip": "10001"},
+    {"name": "Crown Copiers", "digits": "3125550163", "zip": "60601"},
+    {"name": "Dynamo Dental", "digits": "4155550199", "zip": "94105"},
+    {"name": "Evergreen Realty", "digits": "2065550128", "zip": "98101"},
+    {"name": "Falcon Freight", "digits": "7135550174", "zip": "77002"},
+    {"name": "Granite Legal", "digits": "6175550136", "zip": "02108"},
+    {"name": "Harbor Insurance", "digits": "3055550115", "zip": "33131"},
+    {"name": "Ironclad Security", "digits": "2155550190", "zip": "19103"},
+    {"name": "Jolly Java Catering", "digits": "5035550148", "zip": "97204"},
+    {"name": "Keystone Consulting", "digits": "4045550107", "zip": "30303"},
+    {"name": "Lighthouse Media", "digits": "6195550181", "zip": "92101"},
+)
+
+
+def check_card(raw: Any, where: str) -> dict[str, str]:
+    """One card as given in the `cards` option -> {"name", "digits", "zip"}; OptionError with a
+    plain message naming the card (`where`) otherwise."""
+    if not isinstance(raw, dict):
+        raise OptionError(f"{where}: a card is {{\"name\", \"digits\", \"zip\"}}, not {raw!r}.")
+    extra = sorted(set(raw) - {"name", "digits", "zip"})
+    if extra:
+        raise OptionError(f"{where}: unknown field(s) {', '.join(extra)}; "
+                          "a card has name, digits and zip.")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise OptionError(f"{where}: the card needs a name.")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME:
+        raise OptionError(f"{where}: the name is {len(name)} characters; at most {MAX_NAME}.")
+    digits = raw.get("digits")
+    if not isinstance(digits, str) or not re.fullmatch(r"[0-9]*", digits):
+        raise OptionError(f"{where} ({name}): digits must be only the characters 0-9, "
+                          f"e.g. \"6035551234\"; got {digits!r}.")
+    if not MIN_DIGITS <= len(digits) <= MAX_DIGITS:
+        raise OptionError(f"{where} ({name}): a card has {MIN_DIGITS} to {MAX_DIGITS} digits; "
+                          f"this one has {len(digits)}.")
+    zipcode = raw.get("zip")
+    if not isinstance(zipcode, str) or not re.fullmatch(r"[0-9]{%d}" % ZIP_DIGITS, zipcode):
+        raise OptionError(f"{where} ({name}): the zip code is exactly {ZIP_DIGITS} digits, "
+                          f"e.g. \"03038\"; got {zipcode!r}.")
+    return {"name": name, "digits": digits, "zip": zipcode}
+
+
+def check_cards(value: Any) -> list[list[dict[str, str]] | None]:
+    """The `cards` option: a list with one entry per seat (seat 1 first); an entry is a card,
+    a list of 1 or 2 cards, or null (that seat fights with built-in sample cards)."""
+    if not isinstance(value, list):
+        raise OptionError("Option `cards` is a list with one entry per player "
+                          "(a card, a list of cards, or null).")
+    out: list[list[dict[str, str]] | None] = []
+    for s, entry in enumerate(value):
+        if entry is None:
+            out.append(None)
+            continue
+        given = [entry] if isinstance(entry, dict) else entry
+        if not isinstance(given, list) or not 1 <= len(given) <= 2:
+            raise OptionError(f"Player {s + 1}'s cards: give one card {{name, digits, zip}}, "
+                              "a list of two with Tag Team, or null for a sample card.")
+        out.append([check_card(c, f"Player {s + 1}'s card {i + 1}")
+                    for i, c in enumerate(given)])
+    return out
+
+
+class CardsOption(Option):
+    """The `cards` option, checked card by card (tag-team counts and seats checked later)."""
+
+    def check(self, value: Any) -> Any:
+        return check_cards(value)
+
+
+def fair_digits(digits: str, length: int) -> str:
+    """Rulings "Fair length": a longer card uses its first L digits, a shorter one repeats its
+    digits from the start."""
+    return (digits * (length // len(digits) + 1))[:length]
+
+
+def new_fighter(card: dict[str, str], length: int) -> dict[str, Any]:
+    return {"name": card["name"], "zip": card["zip"], "printed": card["digits"],
+            "digits": [int(c) for c in fair_digits(card["digits"], length)],
+            "slashes": [0] * length, "out": False}
+
+
+def down(fighter: dict[str, Any]) -> bool:
+    """Defeated: every digit X'd."""
+    return all(n >= X for n in fighter["slashes"])
+
+
+def room(fighter: dict[str, Any]) -> int:
+    """Slashes the card can still take before it is defeated."""
+    return sum(X - n for n in fighter["slashes"])
+
+
+def room_for(fighter: dict[str, Any], value: int) -> int:
+    """Slashes the card's digits of `value` can still take."""
+    return sum(X - n for d, n in zip(fighter["digits"], fighter["slashes"]) if d == value)
+
+
+def open_values(fighter: dict[str, Any], reach: int) -> list[int]:
+    """Distinct digit values the card still has un-X'd, up to `reach` (a set's height)."""
+    return sorted({d for d, n in zip(fighter["digits"], fighter["slashes"])
+                   if d <= reach and n < X})
+
+
+def instances(fighter: dict[str, Any], value: int) -> list[int]:
+    """Positions of every digit of `value` on the card, in reading order (X'd ones too, so the
+    n-th 6 is always the same digit)."""
+    return [i for i, d in enumerate(fighter["digits"]) if d == value]
+
+
+def pick(fighter: dict[str, Any], value: int) -> int | None:
+    """The digit `slash 6` means: among the card's 6s that are not X'd, the least slashed,
+    the first in reading order on a tie. None when there is none."""
+    best = None
+    for i in instances(fighter, value):
+        n = fighter["slashes"][i]
+        if n < X and (best is None or n < fighter["slashes"][best]):
+            best = i
+    return best
+
+
+def mark(fighter: dict[str, Any]) -> str:
+    """The card as text: `6/` one slash, `X` X'd, a bare digit untouched."""
+    out = []
+    for d, n in zip(fighter["digits"], fighter["slashes"]):
+        out.append("X" if n >= X else f"{d}/" if n else str(d))
+    return " ".join(out)
