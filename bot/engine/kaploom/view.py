@@ -1,0 +1,167 @@
+"""What each seat may see, and the board as text.
+
+Everything a player owns is public (seed: "ADDITIONAL NOTES"; rulings: "Rulings on the round"):
+dice, faces, unattached faces, locked-in abilities, spoiler tokens, health. The one secret is
+Phase 1: the faces just rolled, the dice placed on actions and the 2 vs 2 pointer stay behind
+the screen of the player and their ally until the reveal. Opponents and the public see only
+whether a player is locked in and the names of the immediate actions they announced.
+
+`view(player)` keys (player None = public):
+- kind "kaploom", mode "duel"|"2v2", round, round_limit, you (seat or None)
+- phase 1-4 and stage: "roll" (dice due), "assign" (Phase 1), "power" (Phase 3), "over"
+- rerolling: a secret re-roll is being drawn
+- first: seat with the first player token; order: Phase 2/3 turn order; turn: whose Power Up
+- players: one dict per seat:
+    seat, name "@1", side "hero"|"villain", team, super (name or None), health, max_health,
+    ko, first, locked (Phase 1: locked in), announced (immediate action names this round),
+    locked_in [{"name", "text"}], spoilers,
+    hidden (True when this viewer may not see the player's roll and placements now),
+    dice [{"id", "kind" "trait"|"action", "colour", "faces" (the six faces, "_" blank),
+           "up" (face showing, None when hidden or between rounds)}],
+    unattached (faces kept off the dice), action_names (the actions on their board),
+    board [{"action", "panel", "dice" [ids], "faces" [faces], "ally", "immediate"}] or None
+      when hidden, pointer (seat or None when hidden / not 2 vs 2),
+    todo (Power Up actions still to use), pending [{"source", "by", "amount"}] (losses to take)
+- duo: 2 vs 2 only, per team {"team", "seats", "hidden", "board" (as above, with "by") or None}
+- pools: {"trait": {colour: n}, "action": n, "faces": {face: n}}; pool_totals the same at full
+- combat: None before the first reveal, else the last reveal (kept until the next one):
+  {"round", "boards": {seat: [{"action", "dice", "faces", "ally"}]}, "duo": [per team, the
+  same], "pointers": {seat: seat|None}, "summary": {seat: {"attack", "defense"}},
+  "attacks": [{"attacker", "target", "attack", "defense", "defense_left", "loss",
+  "health" [before, after], "note"}]} — seats as string keys; each computation as in
+  combat.py (base, bases, bonuses, kickers, multiplier, multipliers, total, spends_spoilers)
+- result: None, or {"winners", "reason"}
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .combat import formula
+from .data import ABILITY_TEXT, ALL_ACTIONS, ROUND_LIMIT
+from .dice import new_pool, slots
+
+if TYPE_CHECKING:
+    from .game import Kaploom
+
+STAGE_PHASE = {"roll": 1, "assign": 1, "reveal": 2, "power": 3, "over": 4}
+
+
+def _hidden(g: "Kaploom", viewer: int | None, seat: int) -> bool:
+    """Phase 1 faces and placements are seen by the player's own team only."""
+    if g.result is not None or g.stage != "assign":
+        return False
+    return viewer is None or g.seats[viewer]["team"] != g.seats[seat]["team"]
+
+
+def _board(g: "Kaploom", board: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for name, place in board.items():
+        out.append({"action": name, "panel": ALL_ACTIONS[name].panel,
+                    "dice": list(place["dice"]),
+                    "faces": [g.dice[d]["up"] for d in place["dice"]],
+                    "by": place["by"], "ally": place.get("ally"),
+                    "immediate": bool(place.get("immediate"))})
+    return out
+
+
+def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
+    players = []
+    for s, p in enumerate(g.seats):
+        hidden = _hidden(g, viewer, s)
+        dice = []
+        for d in g.dice_of(s):
+            die = g.dice[d]
+            dice.append({"id": d, "kind": die["kind"], "colour": die["colour"],
+                         "faces": slots(die), "up": None if hidden else die["up"]})
+        players.append({
+            "seat": s, "name": f"@{s + 1}", "side": p["side"], "team": p["team"],
+            "super": p["super"], "health": p["health"], "max_health": p["max"], "ko": p["ko"],
+            "first": g.first == s, "locked": p["locked"], "announced": list(p["announced"]),
+            "locked_in": [{"name": n, "text": ABILITY_TEXT[ALL_ACTIONS[n].ability or ""]}
+                          for n in p["locked_in"]],
+            "spoilers": p["spoilers"], "hidden": hidden, "dice": dice,
+            "unattached": list(p["unattached"]),
+            "action_names": [a.name for a in g.actions_of(s)],
+            "board": None if hidden else _board(g, p["board"]),
+            "pointer": None if hidden else p["pointer"],
+            "todo": list(p["todo"]),
+            "pending": [dict(x) for x in p["pending"]],
+        })
+    duo = []
+    for t, board in enumerate(g.duo):
+        seats = [s for s in range(g.players) if g.seats[s]["team"] == t]
+        hidden = _hidden(g, viewer, seats[0])
+        duo.append({"team": t, "seats": seats, "hidden": hidden,
+                    "board": None if hidden else _board(g, board)})
+    stage = "over" if g.result is not None else g.stage
+    turn = g.order[g.turn] if stage == "power" and g.turn < len(g.order) else None
+    return {
+        "kind": "kaploom", "mode": g.mode, "round": g.round, "round_limit": ROUND_LIMIT,
+        "you": viewer, "phase": STAGE_PHASE[stage], "stage": stage,
+        "rerolling": bool(g.rerolls), "first": g.first, "order": list(g.order), "turn": turn,
+        "players": players, "duo": duo,
+        "pools": {"trait": dict(g.pool["trait"]), "action": g.pool["action"],
+                  "faces": dict(g.pool["faces"])},
+        "pool_totals": new_pool(2 if g.mode == "2v2" else 1),
+        "combat": g.combat,
+        "result": g.result,
+    }
+
+
+def _die_text(die: dict[str, Any]) -> str:
+    name = die["colour"] if die["kind"] == "trait" else (
+        "act[" + "".join(f for f in die["faces"] if f != "_") + "]")
+    return f"{die['id']} {name}" + (f"={die['up']}" if die["up"] else "")
+
+
+def text(v: dict[str, Any]) -> str:
+    """A few plain lines: the round, each player, the pool, the last fight."""
+    stage = {"roll": "rolling", "assign": "secret assignment", "reveal": "reveal",
+             "power": "power up", "over": "game over"}[v["stage"]]
+    lines = [f"KAPLOOM! round {v['round']}/{v['round_limit']}, phase {v['phase']} ({stage}); "
+             f"first player @{v['first'] + 1}"
+             + (f"; powering up: @{v['turn'] + 1}" if v["turn"] is not None else "")]
+    for p in v["players"]:
+        tag = p["super"] or p["side"]
+        line = (f"@{p['seat'] + 1} {tag}{' (KO)' if p['ko'] else ''}: "
+                f"{p['health']}/{p['max_health']} health; dice "
+                + ", ".join(_die_text(d) for d in p["dice"]))
+        if p["unattached"]:
+            line += f"; unattached {' '.join(p['unattached'])}"
+        if p["locked_in"]:
+            line += "; abilities " + ", ".join(x["name"] for x in p["locked_in"])
+        if p["spoilers"]:
+            line += f"; spoilers {p['spoilers']}"
+        if v["stage"] == "assign":
+            line += "; ready" if p["locked"] else "; assigning"
+            if p["announced"]:
+                line += " (" + ", ".join(p["announced"]) + ")"
+        if p["board"]:
+            line += "; board " + ", ".join(
+                f"{b['action']}[{' '.join(b['faces'])}]" for b in p["board"])
+        if p["pending"]:
+            line += "; to take: " + ", ".join(f"{x['source']} {x['amount']}"
+                                              for x in p["pending"])
+        lines.append(line)
+    for team in v["duo"]:
+        if team["board"]:
+            lines.append("Duo board " + "+".join(f"@{s + 1}" for s in team["seats"]) + ": "
+                         + ", ".join(f"{b['action']}[{' '.join(b['faces'])}]"
+                                     for b in team["board"]))
+    pools = v["pools"]
+    lines.append("Pool: trait " + " ".join(f"{c} {n}" for c, n in pools["trait"].items())
+                 + f"; action dice {pools['action']}; faces "
+                 + " ".join(f"{f}{n}" for f, n in pools["faces"].items()))
+    if v["combat"]:
+        for a in v["combat"]["attacks"]:
+            if a["defense"] is not None:
+                lines.append(f"Round {v['combat']['round']}: @{a['attacker'] + 1} → "
+                             f"@{a['target'] + 1}: attack {formula(a['attack'])}, defense "
+                             f"{formula(a['defense'])}, loss {a['loss']}")
+    if v["result"]:
+        r = v["result"]
+        lines.append("Result: " + (", ".join(f"@{w + 1}" for w in r["winners"]) + " win"
+                                   if r["winners"] else "draw") + f" ({r['reason']})")
+    out = "\n".join(lines)
+    return out if len(out) <= 1500 else out[:1497] + "..."
+
