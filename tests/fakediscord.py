@@ -388,6 +388,7 @@ class FakeDiscord:
             ('PUT', '/channels/{channel_id}/thread-members/{user_id}'): self._thread_member,
             ('DELETE', '/channels/{channel_id}/thread-members/{user_id}'): self._thread_member,
             ('GET', '/guilds/{guild_id}/members/{user_id}'): self._get_member,
+            ('GET', '/guilds/{guild_id}/members/{member_id}'): self._get_member,
             ('PUT', '/applications/{application_id}/commands'): self._sync,
             ('PUT', '/applications/{application_id}/guilds/{guild_id}/commands'): self._sync,
             ('GET', '/applications/{application_id}/commands'): lambda r: self.commands.get(None, []),
@@ -565,9 +566,10 @@ class FakeDiscord:
 
     def _get_member(self, req) -> dict:
         guild = self.guilds.get(req.args['guild_id'])
-        if guild is None or req.args['user_id'] not in guild.members:
+        uid = req.args.get('user_id', req.args.get('member_id'))  # discord.py names it member_id
+        if guild is None or uid not in guild.members:
             raise HttpError(404, 10007, 'Unknown Member')
-        return guild.member_payload(req.args['user_id'])
+        return guild.member_payload(uid)
 
     # ------------------------------------------------------------------------------ permissions
     def permissions(self, user: User, channel: Channel) -> discord.Permissions:

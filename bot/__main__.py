@@ -1,0 +1,150 @@
+"""`python -m bot`: start the bot. `python -m bot <subcommand>`: offline tools, no Discord needed.
+
+  commands                      print the slash command tree as JSON and check Discord's limits
+  replay FILE                   replay a game record; print the final public view and outcome
+  selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
+                                play one game of random legal moves and write its record
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+EXIT_CONFIG = 2
+
+
+def _run_bot() -> int:
+    from .config import ConfigError, configure_logging, load_settings
+    try:
+        settings = load_settings()
+    except ConfigError as e:
+        print(f"Cannot start the referee: {e}", file=sys.stderr)
+        return EXIT_CONFIG
+    configure_logging(settings.log_level)
+    import os
+
+    import discord
+
+    from .app import RefereeBot
+    read = os.environ.get("READ_MESSAGES", "").lower() in ("1", "true", "yes", "on")
+    bot = RefereeBot(settings, read_messages=read)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Cannot start the referee: Discord refused DISCORD_TOKEN (it is wrong or was "
+              "reset). Get a fresh token in the Developer Portal, Bot > Reset Token.",
+              file=sys.stderr)
+        return EXIT_CONFIG
+    except discord.PrivilegedIntentsRequired:
+        print("Cannot start the referee: READ_MESSAGES is on but the Message Content intent is "
+              "off. Turn it on in the Developer Portal (Bot > Privileged Gateway Intents) or "
+              "unset READ_MESSAGES.", file=sys.stderr)
+        return EXIT_CONFIG
+    return 0
+
+
+async def _tree() -> list[dict]:
+    from .app import command_tree_bot
+    bot = await command_tree_bot()
+    try:
+        return bot.tree_payload()
+    finally:
+        await bot.close()
+
+
+def cmd_commands(_: argparse.Namespace) -> int:
+    from .validate import validate
+    tree = asyncio.run(_tree())
+    print(json.dumps(tree, indent=1))
+    problems = validate(tree)
+    for p in problems:
+        print(f"violation: {p}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"ok: {len(tree)} top-level commands within Discord's limits", file=sys.stderr)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .engine.records import Record, ReplayError, replay
+    try:
+        record = Record.from_json(json.loads(Path(args.file).read_text()))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"cannot read record {args.file}: {e}", file=sys.stderr)
+        return 1
+    try:
+        game = replay(record)
+    except ReplayError as e:
+        print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
+              f"{e.error}", file=sys.stderr)
+        return 1
+    except (KeyError, ValueError) as e:  # unknown game kind, bad options
+        print(f"cannot replay {args.file}: {e}", file=sys.stderr)
+        return 1
+    outcome = game.outcome()
+    print(json.dumps({"kind": record.kind, "entries": len(record.entries),
+                      "view": game.view(None),
+                      "outcome": outcome.to_json() if outcome else None}, indent=1))
+    return 0
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option takes key=value, not {pair!r}")
+        out[key] = value
+    return out
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from .engine.core import RuleError
+    from .engine.records import replay, selfplay
+    try:
+        record, game = selfplay(args.game, args.seed, _options(args.option), args.players)
+    except (KeyError, RuleError) as e:
+        print(f"cannot play {args.game}: {e}", file=sys.stderr)
+        return 1
+    if replay(record).to_json() != game.to_json():
+        print("self-play record does not replay to the same state", file=sys.stderr)
+        return 1
+    text = record.dumps()
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+        print(f"wrote {args.out}: {len(record.entries)} entries, outcome {game.result}",
+              file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        return _run_bot()
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="start the bot (the default)")
+    sub.add_parser("commands", help="print and validate the slash command tree")
+    p = sub.add_parser("replay", help="replay a game record")
+    p.add_argument("file")
+    p = sub.add_parser("selfplay", help="play one random game and write its record")
+    p.add_argument("game")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--out")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return _run_bot()
+    return {"commands": cmd_commands, "replay": cmd_replay, "selfplay": cmd_selfplay}[
+        args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

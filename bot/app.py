@@ -1,0 +1,104 @@
+"""The Bot: opens the store, loads the cogs, registers the persistent buttons, resumes games."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .config import Settings
+from .engine import KINDS
+from .store import Store
+from .tables import Tables
+
+log = logging.getLogger(__name__)
+
+TREE_HASH_KEY = "command_tree_hash"
+
+
+def extensions() -> list[str]:
+    """The lobby cog and every game cog that is present."""
+    return ["cogs.games"] + [f"cogs.{k}" for k in KINDS
+                             if importlib.util.find_spec(f"cogs.{k}") is not None]
+
+
+def intents(read_messages: bool = False) -> discord.Intents:
+    # Guilds and members-in-guild events come with the defaults; message content is privileged
+    # and only needed for typed phrases ("DICE IS NOT BEND!"), so it is opt-in.
+    it = discord.Intents.default()
+    it.message_content = read_messages
+    return it
+
+
+class RefereeBot(commands.Bot):
+    store: Store
+    tables: Tables
+
+    def __init__(self, settings: Settings, *, read_messages: bool = False,
+                 sync_commands: bool = True, extra_extensions: tuple[str, ...] = ()):
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(read_messages),
+                         help_command=None, allowed_mentions=discord.AllowedMentions(
+                             everyone=False, roles=False, users=True))
+        self.settings = settings
+        self.read_messages = read_messages
+        self.sync_on_start = sync_commands
+        self.extra_extensions = extra_extensions
+
+    async def prepare(self) -> None:
+        """Everything short of Discord: the store, the table, the cogs and their buttons."""
+        self.store = await Store.open(self.settings.database_path)
+        self.tables = Tables(self.store, turn_timer=self.settings.turn_timer)
+        from . import ui  # registers the persistent (dynamic) buttons
+        self.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        self.tree.on_error = ui.on_tree_error
+        for ext in extensions() + list(self.extra_extensions):
+            await self.load_extension(ext)
+
+    async def setup_hook(self) -> None:
+        await self.prepare()
+        resumed = await self.tables.resume()
+        log.info("resumed %d open game(s)", resumed)
+        if self.sync_on_start:
+            await self.sync_commands()
+
+    def tree_payload(self) -> list[dict]:
+        return [c.to_dict(self.tree) for c in self.tree.get_commands()]
+
+    async def sync_commands(self) -> str:
+        """Sync to the dev guild at once when set; globally only when the tree changed."""
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            return "guild"
+        digest = hashlib.sha256(json.dumps(self.tree_payload(), sort_keys=True)
+                                .encode()).hexdigest()
+        if await self.store.meta_get(TREE_HASH_KEY) == digest:
+            return "unchanged"
+        await self.tree.sync()
+        await self.store.meta_set(TREE_HASH_KEY, digest)
+        return "global"
+
+    async def close(self) -> None:
+        tables = getattr(self, "tables", None)
+        if tables is not None:
+            await tables.close()
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+
+async def command_tree_bot() -> RefereeBot:
+    """A bot with every cog's commands registered, for offline inspection (no login)."""
+    from pathlib import Path
+    bot = RefereeBot(Settings("", Path(":memory:"), None, "INFO", 3600), sync_commands=False)
+    await bot.prepare()
+    return bot
+
+
+__all__ = ["RefereeBot", "extensions", "app_commands"]

@@ -1,0 +1,454 @@
+"""What every game's cog shares: publishing moves, secret panels, crowd votes, reminders, and
+the generic commands (`board`, `move`, `panel`). A game's cog subclasses GameCog, names its
+group, adds its `challenge` command and its own move commands, and may refine the panel, the
+turn buttons and the picture.
+
+Everything sent to a channel is built from `game.view(None)` / `game.text(None)`; a seat's
+own view only ever goes to that seat (DM, or an ephemeral reply).
+"""
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .engine import load
+from .engine.core import CHANCE, Chance, Event, Game, RuleError
+from .store import GameRow
+from .tables import Played
+from .ui import (MoveButton, MoveSelect, PanelButton, TypeMoveButton, VoteButton, report_error,
+                 reply, view_of)
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2000
+DM_CLOSED = 50007
+
+
+@dataclass
+class Panel:
+    """One message's worth of UI: text, components and maybe a picture."""
+    content: str
+    items: list[discord.ui.Item] = field(default_factory=list)
+    picture: Any = None  # rendering.Picture (png bytes + alt text) or None
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {"content": clip(self.content)}
+        if self.items:
+            kw["view"] = view_of(*self.items)
+        if self.picture is not None:
+            kw["file"] = discord.File(_bytes_io(self.picture.png), self.picture.filename,
+                                      description=self.picture.alt)
+        return kw
+
+
+def _bytes_io(data: bytes):
+    import io
+    return io.BytesIO(data)
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+class GameCog(commands.GroupCog):
+    """Base of a game's cog; also the table's listener for that game kind."""
+
+    KIND: ClassVar[str] = ""
+    # Engine phases (view(None)["phase"]) whose moves are secret: made in the panel, never
+    # offered in the thread.
+    SECRET_PHASES: ClassVar[frozenset[str]] = frozenset()
+    VOTE_SECONDS: ClassVar[int] = 60
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+        self.engine: type[Game] = load(self.KIND)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.tables.listeners[self.KIND] = self
+        if not hasattr(self.bot, "game_cogs"):
+            self.bot.game_cogs = {}
+        self.bot.game_cogs[self.KIND] = self
+
+    async def cog_unload(self) -> None:
+        self.bot.tables.listeners.pop(self.KIND, None)
+        self.bot.game_cogs.pop(self.KIND, None)
+
+    # ---- hooks a game cog may refine ------------------------------------------------------------
+    def is_secret(self, game: Game, seat: int) -> bool:
+        """Is `seat`'s next move a secret one (made in the panel)?"""
+        humans = [a for a in game.actors() if a != CHANCE]
+        phase = game.view(None).get("phase")
+        return phase in self.SECRET_PHASES or len(humans) > 1
+
+    async def picture(self, row: GameRow, game: Game, seat: int | None = None):
+        """The board image for `seat`'s view (None: public), or None for text only."""
+        return None
+
+    def move_label(self, game: Game, seat: int, move: str) -> str:
+        return move
+
+    def turn_items(self, row: GameRow, game: Game, seat: int) -> list[discord.ui.Item]:
+        """Components under the public turn message for a seat whose move is public."""
+        return self.move_items(row, game, seat)
+
+    def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
+        """The secret panel for `seat`: their own view and the moves they may make.
+        `version` (`p<n>`) goes into the panel's components (see Tables._check_version)."""
+        text = (f"**{self.engine.TITLE} — game #{row.id}** (you are player {seat + 1})\n"
+                f"```\n{game.text(seat)}\n```")
+        if seat in game.actors():
+            text += "\nYour move: pick it below, or type it (`Type a move`)."
+        else:
+            text += "\nNothing to do right now; waiting for the others."
+        return Panel(text, self.move_items(row, game, seat, version)
+                     if seat in game.actors() else [])
+
+    def vote_choices(self, row: GameRow, game: Game, chance: Chance) -> list[tuple[str, str]]:
+        """(token, label) of a crowd vote that settles a chance draw."""
+        return [(tok, f"Player {tok}") for tok in dict.fromkeys(chance.draws[0].options)]
+
+    def wants_vote(self, row: GameRow, game: Game, chance: Chance) -> bool:
+        return False
+
+    def vote_topic_text(self, row: GameRow, game: Game) -> str:
+        return "The crowd decides!"
+
+    # ---- shared pieces -----------------------------------------------------------------------
+    def move_items(self, row: GameRow, game: Game, seat: int,
+                   version: int | str | None = None) -> list[discord.ui.Item]:
+        """Up to four moves as buttons, else a select of up to 25; always the typed fallback."""
+        version = row.version if version is None else version
+        moves = game.legal(seat)
+        items: list[discord.ui.Item] = []
+        fits = [m for m in moves if len(f"mv:{row.id}:{version}:{m}") <= 100]
+        if 0 < len(fits) <= 4 and len(fits) == len(moves):
+            items = [MoveButton(row.id, version, m, self.move_label(game, seat, m))
+                     for m in fits]
+        elif moves:
+            options = [discord.SelectOption(label=self.move_label(game, seat, m)[:100],
+                                            value=m) for m in moves[:25] if len(m) <= 100]
+            more = "" if len(moves) <= 25 else f" (first 25 of {len(moves)}; type the others)"
+            items = [MoveSelect(row.id, version, options,
+                                f"Player {seat + 1}: choose a move{more}")]
+        items.append(TypeMoveButton(row.id))
+        return items
+
+    async def channel_of(self, row: GameRow) -> discord.abc.Messageable | None:
+        cid = row.where
+        if cid is None:
+            return None
+        ch = self.bot.get_channel(cid)
+        if ch is None:
+            try:
+                ch = await self.bot.fetch_channel(cid)
+            except discord.HTTPException:
+                log.warning("game %s: its channel %s is gone", row.id, cid)
+                return None
+        return ch
+
+    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
+        """DM a player; None when their DMs are closed (they get the ephemeral panel instead)."""
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        try:
+            return await user.send(**kwargs)
+        except discord.Forbidden as e:
+            if e.code == DM_CLOSED:
+                return None
+            raise
+
+    async def find_game(self, interaction: discord.Interaction,
+                        game_id: int | None = None) -> tuple[GameRow, Game]:
+        """The caller's game: the one given, the one in this thread, or their only one."""
+        store = self.bot.store
+        if game_id is not None:
+            row = await store.get_game(game_id)
+            if row is None or row.kind != self.KIND:
+                raise RuleError(f"There is no {self.engine.TITLE} game #{game_id}.")
+        else:
+            here = [r for r in await store.games_in_guild(interaction.guild_id, limit=200)
+                    if r.kind == self.KIND and r.where == interaction.channel_id]
+            if here:
+                row = here[0]
+            else:
+                mine = [r for r in await store.games_of_user(interaction.user.id)
+                        if r.kind == self.KIND]
+                if not mine:
+                    raise RuleError(f"You have no {self.engine.TITLE} game running. Start one "
+                                    f"with `/{self.KIND} challenge`.")
+                if len(mine) > 1:
+                    raise RuleError(f"You are in {len(mine)} {self.engine.TITLE} games: use "
+                                    "this command in the game's thread.")
+                row = mine[0]
+        return row, self.engine.from_json(row.state)
+
+    # ---- the table's listener ----------------------------------------------------------------
+    def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
+        return self.VOTE_SECONDS if self.wants_vote(row, game, chance) else None
+
+    async def vote_result(self, row: GameRow, game: Game, rng: random.Random) -> str:
+        chance = game.chance()
+        tally = await self.bot.store.tally(row.id, f"v{row.version}")
+        choices = [tok for tok, _ in self.vote_choices(row, game, chance)]
+        best = max((tally.get(c, 0) for c in choices), default=0)
+        tied = [c for c in choices if tally.get(c, 0) == best]
+        return "roll " + rng.choice(tied)  # a tie, or no votes at all: chance decides
+
+    async def remind(self, row: GameRow, game: Game) -> None:
+        channel = await self.channel_of(row)
+        seats = [a for a in game.actors() if a != CHANCE]
+        if channel is None or not seats or row.deadline is None:
+            return
+        who = " ".join(mention(row.players[s]) for s in seats)
+        action = "the referee moves for you" if all(
+            game.timeout_move(s) for s in seats) else "you forfeit"
+        await channel.send(f"⏰ {who}: your move in game #{row.id}. Time runs out "
+                           f"<t:{int(row.deadline)}:R>, then {action}.")
+
+    async def publish(self, played: Played) -> None:
+        row, game = played.row, played.game
+        channel = await self.channel_of(row)
+        public = [e for e in played.events if e.to is None]
+        lines = [e.text for e in public]
+        if played.cause == "timeout":
+            lines.insert(0, "⏰ Time ran out.")
+        if played.cause == "start":
+            names = ", ".join(f"player {i + 1}: {mention(u)}" for i, u in enumerate(row.players))
+            lines.insert(0, f"🎲 **{self.engine.TITLE}** — game #{row.id} ({names})")
+        outcome = game.outcome()
+        status = self.status_line(row, game)
+        if status:
+            lines.append(status)
+        if channel is not None and (lines or outcome is not None):
+            await self._post_turn(row, game, channel, "\n".join(lines))
+        if outcome is not None:
+            return
+        await self._send_private(row, game, played)
+        if row.deadline_kind == "vote" and channel is not None:
+            await self._post_vote(row, game, channel)
+
+    def status_line(self, row: GameRow, game: Game) -> str:
+        outcome = game.outcome()
+        if outcome is not None:
+            if outcome.draw:
+                return f"🤝 **Draw** — {outcome.reason}."
+            who = ", ".join(mention(row.players[w]) for w in outcome.winners)
+            return f"🏆 **{who} wins** — {outcome.reason}."
+        seats = [a for a in game.actors() if a != CHANCE]
+        if not seats:
+            return ""
+        when = f" (time runs out <t:{int(row.deadline)}:R>)" if row.deadline else ""
+        secret = [s for s in seats if self.is_secret(game, s)]
+        if secret and len(secret) == len(seats):
+            return ("🔒 Waiting for " + ", ".join(mention(row.players[s]) for s in seats)
+                    + " to choose in secret (check your DMs)" + when + ".")
+        return "👉 " + ", ".join(mention(row.players[s]) for s in seats) + " to move" + when + "."
+
+    async def _post_turn(self, row: GameRow, game: Game, channel, text: str) -> None:
+        items: list[discord.ui.Item] = []
+        if game.outcome() is None:
+            for seat in [a for a in game.actors() if a != CHANCE]:
+                if not self.is_secret(game, seat):
+                    items += self.turn_items(row, game, seat)
+        panel = Panel(text, items[:25], await self.picture(row, game, None))
+        msg = await channel.send(**panel.send_kwargs())
+        old = row.extra.get("turn_message")
+        if old and old != msg.id:
+            try:  # stale buttons would only be refused; removing them avoids the confusion
+                await channel.get_partial_message(old).edit(view=None)
+            except discord.HTTPException:
+                pass
+        row.extra = await self.bot.store.update_extra(row.id, turn_message=msg.id)
+
+    def panel_phase(self, game: Game) -> str:
+        """What makes a panel 'new' (a fresh DM) rather than an update of the last one."""
+        view = game.view(None)
+        return ":".join(str(view.get(k)) for k in ("phase", "round", "combat", "turn"))
+
+    async def build_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
+        version = f"p{await self.bot.store.seat_moves(row.id, seat)}"
+        panel = self.panel(row, game, seat, version)
+        if panel.picture is None:
+            panel.picture = await self.picture(row, game, seat)
+        return panel
+
+    async def _send_private(self, row: GameRow, game: Game, played: Played) -> None:
+        """Private events and secret panels. A panel in the same phase is updated in place
+        (one DM per phase, not one per move); DMs closed: the thread offers the ephemeral
+        panel instead, once per phase."""
+        private: dict[int, list[str]] = {}
+        for e in played.events:
+            for seat in e.to or ():
+                private.setdefault(seat, []).append(e.text)
+        needs_panel = {s for s in game.actors() if s != CHANCE and self.is_secret(game, s)}
+        closed = set(row.extra.get("dm_closed", []))
+        panels = dict(row.extra.get("panels", {}))
+        phase = self.panel_phase(game)
+        for seat in sorted(set(private) | needs_panel):
+            uid = row.players[seat]
+            notes = "\n".join(f"• {t}" for t in private.get(seat, []))
+            if seat in needs_panel:
+                panel = await self.build_panel(row, game, seat)
+                panel.content = (notes + "\n\n" if notes else "") + panel.content
+            else:
+                panel = Panel(notes)
+            last = panels.get(str(seat))
+            if uid not in closed:
+                if (seat in needs_panel and last and last.get("phase") == phase
+                        and await self._edit_dm(last, panel)):
+                    continue
+                sent = await self.dm(uid, **panel.send_kwargs())
+                if sent is not None:
+                    if seat in needs_panel:
+                        panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
+                                             "phase": phase}
+                    continue
+                closed.add(uid)
+            if seat in needs_panel and played.by != uid and (
+                    not last or last.get("phase") != phase):
+                panels[str(seat)] = {"phase": phase}
+                channel = await self.channel_of(row)
+                if channel is not None:
+                    await channel.send(
+                        f"{mention(uid)}, I can't send you direct messages, so your secret "
+                        "panel is here (only you will see it):",
+                        view=view_of(PanelButton(row.id)))
+        if panels != row.extra.get("panels", {}) or closed != set(row.extra.get("dm_closed", [])):
+            row.extra = await self.bot.store.update_extra(row.id, panels=panels,
+                                                          dm_closed=sorted(closed))
+
+    async def _edit_dm(self, last: dict[str, Any], panel: Panel) -> bool:
+        if "message" not in last:
+            return False
+        channel = self.bot.get_channel(last["channel"])
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(last["channel"])
+            except discord.HTTPException:
+                return False
+        kw = panel.send_kwargs()
+        kw.setdefault("view", None)
+        if "file" in kw:
+            kw["attachments"] = [kw.pop("file")]
+        try:
+            await channel.get_partial_message(last["message"]).edit(**kw)
+        except discord.HTTPException:
+            return False
+        return True
+
+    async def _post_vote(self, row: GameRow, game: Game, channel) -> None:
+        if row.extra.get("vote_posted") == row.version:
+            return
+        chance = game.chance()
+        topic = f"v{row.version}"
+        buttons = [VoteButton(row.id, topic, tok, label)
+                   for tok, label in self.vote_choices(row, game, chance)]
+        await channel.send(f"🗳️ {self.vote_topic_text(row, game)} Vote below; voting closes "
+                           f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for "
+                           "themselves; a tie is settled by a die.", view=view_of(*buttons))
+        row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version)
+
+    # ---- component callbacks (from bot.ui) ---------------------------------------------------
+    async def on_move_component(self, interaction: discord.Interaction, game_id: int,
+                                version: int | str | None, move: str) -> None:
+        message = interaction.message
+        ephemeral_panel = message is not None and message.flags.ephemeral
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=version is None)
+        played = await self.bot.tables.play(game_id, interaction.user.id, move, version=version,
+                                            by=interaction.user.id)
+        seat = played.row.seat_of(interaction.user.id)
+        if ephemeral_panel:
+            # Only the interaction can edit an ephemeral panel: retire it and hand a fresh one.
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException:
+                pass
+            if seat in played.game.actors() and self.is_secret(played.game, seat):
+                await self.send_panel_ephemeral(interaction, played.row, played.game, seat)
+                return
+        if version is None or ephemeral_panel:
+            await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
+
+    async def send_panel_ephemeral(self, interaction, row: GameRow, game: Game, seat: int):
+        panel = await self.build_panel(row, game, seat)
+        await reply(interaction, ephemeral=True, **panel.send_kwargs())
+
+    async def open_panel(self, interaction: discord.Interaction, game_id: int) -> None:
+        row, game = await self.find_game(interaction, game_id)
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise RuleError("This panel is for the players of this game only.")
+        await self.send_panel_ephemeral(interaction, row, game, seat)
+
+    async def on_vote(self, interaction: discord.Interaction, game_id: int, topic: str,
+                      choice: str) -> None:
+        row = await self.bot.store.get_game(game_id)
+        if row is None or row.status != "active" or topic != f"v{row.version}" or (
+                row.deadline_kind != "vote"):
+            raise RuleError("This vote is closed.")
+        if interaction.guild_id is None:
+            raise RuleError("Votes are cast in the game's channel.")
+        seat = row.seat_of(interaction.user.id)
+        if seat is not None and choice == str(seat + 1):
+            raise RuleError("You can't vote for yourself — let the crowd judge!")
+        if not await self.bot.store.vote(game_id, topic, interaction.user.id, choice):
+            raise RuleError("You have already voted.")
+        await reply(interaction, "🗳️ Vote counted. Thank you!", ephemeral=True)
+
+    # ---- generic commands (every game's group has them) ---------------------------------------
+    @app_commands.command(name="board", description="Show the board of your game here")
+    async def board_command(self, interaction: discord.Interaction) -> None:
+        row, game = await self.find_game(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        panel = Panel(f"**{self.engine.TITLE} — game #{row.id}**\n```\n{game.text(None)}\n```",
+                      picture=await self.picture(row, game, None))
+        await interaction.followup.send(ephemeral=True, **panel.send_kwargs())
+
+    @app_commands.command(name="panel", description="Open your secret panel (only you see it)")
+    async def panel_command(self, interaction: discord.Interaction) -> None:
+        row, game = await self.find_game(interaction)
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise RuleError("You are not playing in this game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.send_panel_ephemeral(interaction, row, game, seat)
+
+    @app_commands.command(name="move", description="Make a move in the game's notation")
+    @app_commands.describe(move="The move, e.g. as listed by autocomplete")
+    async def move_command(self, interaction: discord.Interaction,
+                           move: app_commands.Range[str, 1, 200]) -> None:
+        row, _ = await self.find_game(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.tables.play(row.id, interaction.user.id, move, by=interaction.user.id)
+        await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
+
+    @move_command.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        try:
+            row, game = await self.find_game(interaction)
+        except RuleError:
+            return []
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            return []
+        return legal_choices(game.legal(seat), current)
+
+
+def legal_choices(moves: list[str], current: str,
+                  label=lambda m: m) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the legal moves containing what was typed, at most 25."""
+    key = current.lower().strip()
+    hits = [m for m in moves if key in m.lower()] if key else moves
+    return [app_commands.Choice(name=label(m)[:100], value=m[:100]) for m in hits[:25]]

@@ -1,0 +1,236 @@
+"""Challenges and open tables: how a game gets its players, its thread and its start.
+
+A two-player challenge names an opponent, who may Accept or Decline; the challenger may
+Cancel; it expires after ten minutes. A game for more players opens a table with Join /
+Leave, and its host presses Start. Either way the game gets its own public thread. Challenges
+live in the store, so their buttons and expiry survive a restart.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import discord
+
+from .engine import load
+from .engine.core import RuleError
+from .ui import ChallengeButton, view_of
+
+log = logging.getLogger(__name__)
+
+CHALLENGE_SECONDS = 600
+
+
+def describe_options(kind: str, options: dict[str, Any]) -> str:
+    """The options that differ from the defaults, for the challenge message."""
+    cls = load(kind)
+    changed = [f"{o.name}={options[o.name]}" for o in cls.OPTIONS
+               if o.name in options and options[o.name] != o.default]
+    return f" (options: {', '.join(changed)})" if changed else ""
+
+
+class Lobby:
+    def __init__(self, bot: Any):
+        self.bot = bot
+        self._expiry: dict[int, asyncio.Task] = {}
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    # ---- opening -------------------------------------------------------------------------------
+    async def challenge(self, interaction: discord.Interaction, kind: str,
+                        opponent: discord.abc.User | None, options: dict[str, Any]) -> None:
+        """`/<game> challenge`: with an opponent, a challenge; without, an open table."""
+        cls = load(kind)
+        if interaction.guild is None:
+            raise RuleError("Games are played in a server channel, not in direct messages.")
+        channel = interaction.channel
+        home = channel.parent if isinstance(channel, discord.Thread) else channel
+        if not isinstance(home, discord.TextChannel):
+            raise RuleError("Start games in a text channel: each game gets its own thread there.")
+        options = cls.parse_options(options)  # OptionError: a clear message, nothing created
+        host = interaction.user
+        if opponent is not None:
+            if opponent.id == host.id:
+                raise RuleError("You can't challenge yourself: pick another player.")
+            if opponent.bot:
+                raise RuleError("Bots don't play dice: challenge a person.")
+            member = opponent if isinstance(opponent, discord.Member) else (
+                interaction.guild.get_member(opponent.id))
+            if member is None or not home.permissions_for(member).view_channel:
+                raise RuleError(f"{opponent.display_name} can't see this channel, so they "
+                                "couldn't play here. Challenge them in a channel you share.")
+            if cls.MIN_PLAYERS > 2:
+                raise RuleError(f"{cls.TITLE} needs {cls.MIN_PLAYERS} or more players: start "
+                                "an open table (leave out the opponent) and let them join.")
+        cid = await self.store.create_challenge(
+            kind, interaction.guild_id, home.id, host.id, [opponent.id] if opponent else [],
+            options, cls.MIN_PLAYERS if opponent is None else 2,
+            2 if opponent else cls.MAX_PLAYERS, time.time() + CHALLENGE_SECONDS)
+        ch = await self.store.get_challenge(cid)
+        await interaction.response.send_message(self.challenge_text(ch), view=self.buttons(ch),
+                                                allowed_mentions=discord.AllowedMentions(
+                                                    users=True))
+        msg = await interaction.original_response()
+        await self.store.update_challenge(cid, message_id=msg.id, channel_id=msg.channel.id)
+        self._arm(cid, ch["expires_at"])
+
+    def challenge_text(self, ch: dict[str, Any]) -> str:
+        title = load(ch["kind"]).TITLE
+        opts = describe_options(ch["kind"], ch["options"])
+        ends = f"<t:{int(ch['expires_at'])}:R>"
+        if ch["invited"]:
+            return (f"🎲 <@{ch['invited'][0]}>, <@{ch['host_id']}> challenges you to "
+                    f"**{title}**{opts}! Accept or decline; this challenge expires {ends}.")
+        joined = ", ".join(f"<@{u}>" for u in ch["joined"])
+        return (f"🎲 <@{ch['host_id']}> opens a table of **{title}**{opts} for "
+                f"{ch['min_players']}–{ch['max_players']} players. Joined: {joined}. "
+                f"The host starts the game; the table closes {ends}.")
+
+    def buttons(self, ch: dict[str, Any]) -> discord.ui.View:
+        actions = ("accept", "decline", "cancel") if ch["invited"] else (
+            "join", "leave", "start", "cancel")
+        return view_of(*(ChallengeButton(ch["id"], a) for a in actions))
+
+    # ---- answers ---------------------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction, cid: int, action: str) -> None:
+        ch = await self.store.get_challenge(cid)
+        if ch is None or ch["status"] != "open" or ch["expires_at"] <= time.time():
+            raise RuleError("This challenge is no longer open.")
+        user = interaction.user
+        if action == "cancel":
+            if user.id != ch["host_id"]:
+                raise RuleError("Only the challenger can cancel this.")
+            await self._close(interaction, ch, "cancelled", "🚫 Cancelled by the challenger.")
+        elif action == "decline":
+            if user.id not in ch["invited"]:
+                raise RuleError("This challenge is not addressed to you.")
+            await self._close(interaction, ch, "declined", f"❌ {user.mention} declined.")
+        elif action == "accept":
+            if user.id not in ch["invited"]:
+                raise RuleError(f"This challenge is for <@{ch['invited'][0]}>; start your own "
+                                "with the game's `challenge` command.")
+            ch["joined"] = ch["joined"] + [user.id]
+            await self._start(interaction, ch)
+        elif action == "join":
+            if user.bot:
+                raise RuleError("Bots don't play dice.")
+            if user.id in ch["joined"]:
+                raise RuleError("You are already at this table.")
+            if len(ch["joined"]) >= ch["max_players"]:
+                raise RuleError("This table is full.")
+            ch["joined"] = ch["joined"] + [user.id]
+            await self.store.update_challenge(cid, joined=ch["joined"])
+            await interaction.response.edit_message(content=self.challenge_text(ch))
+        elif action == "leave":
+            if user.id == ch["host_id"]:
+                raise RuleError("The host can't leave; cancel the table instead.")
+            if user.id not in ch["joined"]:
+                raise RuleError("You have not joined this table.")
+            ch["joined"] = [u for u in ch["joined"] if u != user.id]
+            await self.store.update_challenge(cid, joined=ch["joined"])
+            await interaction.response.edit_message(content=self.challenge_text(ch))
+        elif action == "start":
+            if user.id != ch["host_id"]:
+                raise RuleError("Only the host can start the game.")
+            if len(ch["joined"]) < ch["min_players"]:
+                raise RuleError(f"At least {ch['min_players']} players are needed; "
+                                f"{len(ch['joined'])} joined so far.")
+            await self._start(interaction, ch)
+
+    async def _close(self, interaction: discord.Interaction, ch: dict[str, Any], status: str,
+                     note: str) -> None:
+        if not await self.store.claim_challenge(ch["id"], "open", status):
+            raise RuleError("This challenge is no longer open.")
+        self._disarm(ch["id"])
+        await interaction.response.edit_message(content=self.challenge_text(ch) + "\n" + note,
+                                                view=None)
+
+    async def _start(self, interaction: discord.Interaction, ch: dict[str, Any]) -> None:
+        # Claim first: a double click, or Accept racing Cancel, starts at most one game.
+        if not await self.store.claim_challenge(ch["id"], "open", "starting"):
+            raise RuleError("This challenge is no longer open.")
+        await interaction.response.defer()
+        title = load(ch["kind"]).TITLE
+        channel = self.bot.get_channel(ch["channel_id"]) or await self.bot.fetch_channel(
+            ch["channel_id"])
+        names = " vs ".join([await self._name(interaction, u) for u in ch["joined"]])
+        try:
+            thread = await channel.create_thread(
+                name=f"{title}: {names}"[:100], type=discord.ChannelType.public_thread,
+                auto_archive_duration=1440)
+        except discord.Forbidden:
+            await self.store.update_challenge(ch["id"], status="open")
+            raise RuleError("I can't create a thread in this channel. Give me the Create Public "
+                            "Threads and Send Messages in Threads permissions, then try again.")
+        try:
+            played = await self.bot.tables.create(
+                ch["kind"], ch["joined"], ch["options"], guild_id=ch["guild_id"],
+                channel_id=ch["channel_id"], thread_id=thread.id)
+        except Exception:
+            await self.store.update_challenge(ch["id"], status="open")
+            raise
+        await self.store.update_challenge(ch["id"], status="accepted", joined=ch["joined"],
+                                          game_id=played.row.id)
+        self._disarm(ch["id"])
+        await interaction.edit_original_response(
+            content=self.challenge_text(ch) + f"\n✅ Game #{played.row.id} is on in "
+            f"{thread.mention}!", view=None)
+
+    @staticmethod
+    async def _name(interaction: discord.Interaction, user_id: int) -> str:
+        if interaction.user.id == user_id:
+            return interaction.user.display_name
+        guild = interaction.guild
+        member = guild.get_member(user_id) if guild else None
+        if member is None and guild is not None:
+            try:  # no members intent: the cache may not know the other player
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                return "a player"
+        return member.display_name if member else "a player"
+
+    # ---- expiry ----------------------------------------------------------------------------------
+    def _arm(self, cid: int, expires_at: float) -> None:
+        self._disarm(cid)
+        self._expiry[cid] = asyncio.get_running_loop().create_task(
+            self._expire_later(cid, expires_at), name=f"referee-challenge-{cid}")
+
+    def _disarm(self, cid: int) -> None:
+        task = self._expiry.pop(cid, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _expire_later(self, cid: int, expires_at: float) -> None:
+        await asyncio.sleep(max(0.0, expires_at - time.time()))
+        await self.expire(cid)
+
+    async def expire(self, cid: int) -> bool:
+        """Close an unanswered challenge and say so on its message."""
+        ch = await self.store.get_challenge(cid)
+        if ch is None or not await self.store.claim_challenge(cid, "open", "expired"):
+            return False
+        self._expiry.pop(cid, None)
+        if ch.get("message_id"):
+            channel = self.bot.get_channel(ch["channel_id"])
+            if channel is not None:
+                try:
+                    await channel.get_partial_message(ch["message_id"]).edit(
+                        content=self.challenge_text(ch) + "\n⌛ Expired: nobody answered in time.",
+                        view=None)
+                except discord.HTTPException:
+                    log.info("challenge %s: could not edit its message", cid)
+        return True
+
+    async def resume(self) -> int:
+        open_ = await self.store.open_challenges()
+        for ch in open_:
+            self._arm(ch["id"], ch["expires_at"])
+        return len(open_)
+
+    def close(self) -> None:
+        for cid in list(self._expiry):
+            self._disarm(cid)

@@ -1,0 +1,34 @@
+"""A test-only cog for the test-only Coin Flip game: exercises GameCog and the lobby."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import register
+from bot.gamecog import GameCog
+from coinflip import CoinFlip
+
+register(CoinFlip)
+
+
+class CoinCog(GameCog, group_name="coinflip", group_description="Test-only coin flip game"):
+    KIND = "coinflip"
+    SECRET_PHASES = frozenset()
+
+    def is_secret(self, game, seat):
+        return True  # every call is secret
+
+    @app_commands.command(name="challenge", description="Challenge someone to a coin flip")
+    @app_commands.describe(opponent="Who you challenge", target="Points to win")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+                        target: app_commands.Range[int, 1, 9] = 2) -> None:
+        await self.bot.lobby.challenge(interaction, self.KIND, opponent, {"target": target})
+
+    @app_commands.command(name="open", description="Open a coin flip table")
+    async def open_table(self, interaction: discord.Interaction) -> None:
+        await self.bot.lobby.challenge(interaction, self.KIND, None, {})
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CoinCog(bot))

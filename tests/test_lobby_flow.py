@@ -1,0 +1,205 @@
+"""The shared player-facing flow, through discord.py's real parsing: challenge, thread, secret
+panel (DM and ephemeral fallback), stale and double clicks, errors."""
+from __future__ import annotations
+
+import pytest
+
+from fakediscord import RefusedPayload
+
+EPHEMERAL = 64
+
+
+def challenge_buttons(msg):
+    return {cid.split(":")[-1]: cid for cid in msg.custom_ids}
+
+
+async def open_challenge(fake, world, opponent=None, **options):
+    opponent = opponent or world.bob
+    await fake.invoke(fake.slash(fake.bot, "coinflip challenge", user=world.alice,
+                                 channel=world.games, opponent=opponent, **options))
+    return fake.messages_in(world.games)[-1]
+
+
+async def start_game(fake, world, **options):
+    msg = await open_challenge(fake, world, **options)
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    row = (await fake.bot.store.active_games())[-1]
+    return row
+
+
+def pick(fake, msg, move, user):
+    """The payload of choosing `move` on a message: its button, or its select."""
+    for cid in msg.custom_ids:
+        if cid.startswith("mv:") and cid.split(":", 3)[3] == move:
+            return fake.click(msg, cid, user=user)
+    select = next(c for c in msg.custom_ids if c.startswith("ms:"))
+    return fake.select(msg, select, [move], user=user)
+
+
+def thread_text(fake, row) -> str:
+    return "\n".join(m.text() for m in fake.messages_in(row.thread_id))
+
+
+def ephemeral_replies(requests):
+    return [r for r in requests if r.ephemeral]
+
+
+async def test_challenge_accept_creates_thread_and_game(fake, world):
+    msg = await open_challenge(fake, world, target=3)
+    assert world.bob.mention in msg.content and "Coin Flip" in msg.content
+    assert "target=3" in msg.content and not msg.ephemeral
+    assert set(challenge_buttons(msg)) == {"accept", "decline", "cancel"}
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    [row] = await fake.bot.store.active_games()
+    assert row.players == [world.alice.id, world.bob.id] and row.options == {"target": 3}
+    assert row.thread_id is not None and row.channel_id == world.games.id
+    text = thread_text(fake, row)
+    assert "game #1" in text and "check your DMs" in text
+    edited = fake.messages_in(world.games)[-1]
+    assert "is on in" in edited.content and edited.custom_ids == []
+
+
+async def test_only_the_challenged_can_accept(fake, world):
+    msg = await open_challenge(fake, world)
+    new = await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.carol))
+    [refusal] = ephemeral_replies(new)
+    assert "for <@" in refusal.content and await fake.bot.store.active_games() == []
+    new = await fake.invoke(fake.click(msg, challenge_buttons(msg)["cancel"], user=world.bob))
+    assert "Only the challenger" in ephemeral_replies(new)[0].content
+
+
+async def test_decline_and_cancel_close_the_challenge(fake, world):
+    msg = await open_challenge(fake, world)
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["decline"], user=world.bob))
+    closed = fake.messages_in(world.games)[-1]
+    assert "declined" in closed.content and closed.custom_ids == []
+    msg = await open_challenge(fake, world)
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["cancel"], user=world.alice))
+    assert "Cancelled" in fake.messages_in(world.games)[-1].content
+    assert await fake.bot.store.active_games() == []
+
+
+async def test_challenge_expires(fake, world):
+    msg = await open_challenge(fake, world)
+    buttons = challenge_buttons(msg)
+    cid = int(buttons["accept"].split(":")[1])
+    assert await fake.bot.lobby.expire(cid) is True
+    assert "Expired" in fake.messages_in(world.games)[-1].content
+    assert await fake.bot.lobby.expire(cid) is False  # only once
+
+
+@pytest.mark.parametrize("who,expected", [("alice", "yourself"), ("robot", "Bots"),
+                                          ("carol", "can't see this channel")])
+async def test_refused_challenges(fake, world, who, expected):
+    new = await fake.invoke(fake.slash(fake.bot, "coinflip challenge", user=world.alice,
+                                       channel=world.secret_room, opponent=getattr(world, who)))
+    [reply] = new
+    assert reply.ephemeral and expected in reply.content
+    assert fake.messages_in(world.secret_room) == []
+
+
+async def test_payload_builder_refuses_out_of_range_options(fake, world):
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "coinflip challenge", user=world.alice, channel=world.games,
+                   opponent=world.bob, target=99)
+
+
+async def test_open_table_join_and_start(fake, world):
+    await fake.invoke(fake.slash(fake.bot, "coinflip open", user=world.alice,
+                                 channel=world.games))
+    msg = fake.messages_in(world.games)[-1]
+    ids = challenge_buttons(msg)
+    assert set(ids) == {"join", "leave", "start", "cancel"}
+    new = await fake.invoke(fake.click(msg, ids["start"], user=world.alice))
+    assert "At least 2 players" in ephemeral_replies(new)[0].content
+    await fake.invoke(fake.click(msg, ids["join"], user=world.bob))
+    assert world.bob.mention in fake.messages_in(world.games)[-1].content
+    new = await fake.invoke(fake.click(msg, ids["join"], user=world.bob))
+    assert "already" in ephemeral_replies(new)[0].content
+    new = await fake.invoke(fake.click(msg, ids["start"], user=world.bob))
+    assert "Only the host" in ephemeral_replies(new)[0].content
+    await fake.invoke(fake.click(msg, ids["start"], user=world.alice))
+    [row] = await fake.bot.store.active_games()
+    assert row.players == [world.alice.id, world.bob.id]
+
+
+async def test_secret_panel_by_dm_and_no_secret_in_thread(fake, world):
+    row = await start_game(fake, world)
+    [panel_a] = fake.dms_to(world.alice)
+    [panel_b] = fake.dms_to(world.bob)
+    assert "you are player 1" in panel_a.content and "you are player 2" in panel_b.content
+    await fake.invoke(pick(fake, panel_a, "call tails", world.alice))
+    assert "tails" not in thread_text(fake, row).lower()
+    assert "Player 1 has called" in thread_text(fake, row)
+    # the old panel's components are gone, a fresh panel says the call privately
+    assert panel_a.custom_ids == [] or fake.dms_to(world.alice)[-1] is not panel_a
+    assert any("You called tails" in m.content for m in fake.dms_to(world.alice))
+    await fake.invoke(pick(fake, panel_b, "call heads", world.bob))
+    text = thread_text(fake, row)
+    assert "The coin shows" in text  # the flip happened at once, from the seeded RNG
+    entries = await fake.bot.store.entries(row.id)
+    assert [a for a, _ in entries] == ["1", "2", "chance"]
+
+
+async def test_closed_dms_fall_back_to_an_ephemeral_panel(fake, world):
+    fake.close_dms(world.bob)
+    row = await start_game(fake, world)
+    assert fake.dms_to(world.bob) == []
+    fallback = [m for m in fake.messages_in(row.thread_id) if any(
+        c.startswith("pn:") for c in m.custom_ids)]
+    assert len(fallback) == 1 and world.bob.mention in fallback[0].content
+    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.bob))
+    [panel] = [r for r in new if r.ephemeral]
+    assert "you are player 2" in panel.content
+    panel_msg = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+                 if m.ephemeral and "you are player 2" in m.content][-1]
+    await fake.invoke(pick(fake, panel_msg, "call heads", world.bob))
+    game_row = await fake.bot.store.get_game(row.id)
+    assert game_row.state["state"]["calls"][1] == "heads"
+    # someone else may not open Bob's panel
+    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.carol))
+    assert "players of this game only" in ephemeral_replies(new)[0].content
+
+
+async def test_stale_and_double_clicks_are_refused(fake, world):
+    row = await start_game(fake, world)
+    [panel_a] = fake.dms_to(world.alice)
+    # A double click: two interactions built from the same message before either is answered.
+    first = pick(fake, panel_a, "call tails", world.alice)
+    second = pick(fake, panel_a, "call tails", world.alice)
+    await fake.invoke(first)
+    version = (await fake.bot.store.get_game(row.id)).version
+    new = await fake.invoke(second)
+    assert any("earlier moment" in r.content for r in new if r.ephemeral)
+    assert (await fake.bot.store.get_game(row.id)).version == version
+
+
+async def test_other_players_button_is_refused_politely(fake, world):
+    row = await start_game(fake, world)
+    [panel_a] = fake.dms_to(world.alice)
+    await fake.invoke(pick(fake, panel_a, "call tails", world.alice))
+    # Bob uses the move command for a seat that is not his turn? He may still call: fine.
+    # Carol (not a player) types a move:
+    new = await fake.invoke(fake.slash(fake.bot, "coinflip move", user=world.carol,
+                                       channel=fake.channels[row.thread_id], move="call heads"))
+    assert any("not playing" in r.content or "no Coin Flip game" in r.content
+               for r in new if r.ephemeral)
+
+
+async def test_unexpected_errors_get_a_reference(fake, world, monkeypatch, caplog):
+    row = await start_game(fake, world)
+
+    async def boom(*a, **k):
+        raise RuntimeError("secret: tails")
+
+    monkeypatch.setattr(fake.bot.tables, "play", boom)
+    new = await fake.invoke(fake.slash(fake.bot, "coinflip move", user=world.alice,
+                                       channel=fake.channels[row.thread_id], move="call heads"),
+                            check=False)
+    assert len(fake.errors) == 1  # logged once, with its reference; then cleared on purpose
+    fake.errors.clear()
+    [reply] = [r for r in new if r.content and "ref" in r.content]
+    assert reply.ephemeral and "Something went wrong" in reply.content
+    assert "tails" not in reply.content
+    ref = reply.content.split("ref ")[1].split(")")[0]
+    assert any(ref in rec.getMessage() for rec in caplog.records)
