@@ -85,6 +85,11 @@ class GameCog(commands.GroupCog):
         self.bot.game_cogs.pop(self.KIND, None)
 
     # ---- hooks a game cog may refine ------------------------------------------------------------
+    async def prepare_options(self, options: dict[str, Any], players: list[int]) -> dict[str, Any]:
+        """Last word on the options when the game starts, once the seats are known (the
+        players' saved business cards, characters for those who joined). Default: as chosen."""
+        return options
+
     def is_secret(self, game: Game, seat: int) -> bool:
         """Is `seat`'s next move a secret one (made in the panel)?"""
         humans = [a for a in game.actors() if a != CHANCE]

@@ -167,8 +167,12 @@ class Lobby:
             raise RuleError("I can't create a thread in this channel. Give me the Create Public "
                             "Threads and Send Messages in Threads permissions, then try again.")
         try:
+            cog = getattr(self.bot, "game_cogs", {}).get(ch["kind"])
+            options = ch["options"]
+            if cog is not None:
+                options = await cog.prepare_options(dict(options), list(ch["joined"]))
             played = await self.bot.tables.create(
-                ch["kind"], ch["joined"], ch["options"], guild_id=ch["guild_id"],
+                ch["kind"], ch["joined"], options, guild_id=ch["guild_id"],
                 channel_id=ch["channel_id"], thread_id=thread.id)
         except Exception:
             await self.store.update_challenge(ch["id"], status="open")
