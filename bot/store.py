@@ -276,10 +276,11 @@ class Store:
     async def commit_move(self, game_id: int, seen_version: int, entries: list[Entry],
                           state: dict[str, Any], status: str = "active",
                           deadline: float | None = None, deadline_kind: str | None = None,
-                          results: dict[int, str] | None = None) -> int:
+                          results: dict[int, str] | None = None, now: float | None = None) -> int:
         """Append the entries and write the new state in one transaction; StaleVersion when the
-        game is no longer at `seen_version`. Returns the new version."""
-        now = time.time()
+        game is no longer at `seen_version`. Returns the new version. `now` is the table's
+        clock: the timer's half-time reminder is measured from updated_at."""
+        now = time.time() if now is None else now
         async with self.transaction():
             new_version = await self._append(game_id, seen_version, entries, now)
             cur = await self._exec(
@@ -303,9 +304,11 @@ class Store:
             await self._exec("UPDATE games SET status=?, deadline=NULL, updated_at=?"
                                   " WHERE id=?", (status, time.time(), game_id))
 
-    async def set_deadline(self, game_id: int, deadline: float | None, kind: str | None) -> None:
-        await self._exec("UPDATE games SET deadline=?, deadline_kind=?, reminded=0"
-                              " WHERE id=?", (deadline, kind, game_id))
+    async def set_deadline(self, game_id: int, deadline: float | None, kind: str | None,
+                           now: float | None = None) -> None:
+        await self._exec("UPDATE games SET deadline=?, deadline_kind=?, reminded=0, updated_at=?"
+                         " WHERE id=?", (deadline, kind, time.time() if now is None else now,
+                                         game_id))
 
     async def mark_reminded(self, game_id: int) -> None:
         await self._exec("UPDATE games SET reminded=1 WHERE id=?", (game_id,))

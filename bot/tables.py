@@ -123,7 +123,7 @@ class Tables:
         gid = await self.store.create_game(kind, guild_id, channel_id, thread_id, players,
                                            game.options, seed, game.to_json(), entries, extra)
         if deadline is not None:
-            await self.store.set_deadline(gid, deadline, deadline_kind)
+            await self.store.set_deadline(gid, deadline, deadline_kind, now=self.clock())
         row = await self.store.get_game(gid)
         played = Played(row, game, entries, events, "start")
         self._arm(row)
@@ -224,7 +224,7 @@ class Tables:
                        for seat, uid in enumerate(row.players)}
         try:
             await self.store.commit_move(row.id, row.version, entries, game.to_json(), status,
-                                         deadline, deadline_kind, results)
+                                         deadline, deadline_kind, results, now=self.clock())
         except StaleVersion:
             raise StaleMove(STALE_TEXT) from None
         row = await self.store.get_game(row.id)

@@ -1,0 +1,210 @@
+"""The store and the table: transactions, versions, seeded chance, timers and resume — on real
+SQLite files, with the test-only Coin Flip game."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+import pytest
+
+from bot.engine import register
+from bot.engine.core import IllegalMoveError, NotYourTurnError
+from bot.engine.records import Record, replay
+from bot.store import SCHEMA_VERSION, Entry, StaleVersion, Store, statements
+from bot.tables import NotAPlayer, StaleMove, Tables
+from coinflip import CoinFlip
+
+register(CoinFlip)
+ALICE, BOB = 111, 222
+
+
+class Clock:
+    def __init__(self, t: float = 1_000_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+async def never(_seconds: float) -> None:
+    """Timers in these tests are driven by tick(), not by sleeping."""
+    await asyncio.Event().wait()
+
+
+@pytest.fixture
+async def store(db_path):
+    s = await Store.open(db_path)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+async def tables(store, clock):
+    t = Tables(store, turn_timer=100, clock=clock, sleep=never)
+    yield t
+    await t.close()
+
+
+async def test_schema_is_migrated_in_wal_mode(store, db_path):
+    assert await store._one("PRAGMA user_version") == (SCHEMA_VERSION,)
+    assert (await store._one("PRAGMA journal_mode"))[0] == "wal"
+    tables = {r[0] for r in await store._all("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "events", "results", "challenges", "votes", "cards", "meta"} <= tables
+    # re-opening runs no migration twice
+    again = await Store.open(db_path)
+    assert await again.migrate() == SCHEMA_VERSION
+    await again.close()
+
+
+def test_migration_statements_are_whole():
+    from bot.store import MIGRATIONS
+    for script in MIGRATIONS:
+        for st in statements(script):
+            assert sqlite3.complete_statement(st)
+    with pytest.raises(ValueError):
+        statements("CREATE TABLE x (a INT")
+
+
+async def test_a_move_and_its_entries_commit_together_or_not_at_all(tables, store):
+    played = await tables.create("coinflip", [ALICE, BOB])
+    gid = played.row.id
+    before = await store.get_game(gid)
+    # A failure in the middle of the commit (the second entry collides with an existing
+    # version): nothing of the move may remain.
+    await store._exec("INSERT INTO events (game_id, version, actor, move, events, created_at) "
+                      "VALUES (?, ?, '1', 'x', '[]', 0)", (gid, before.version + 2))
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.commit_move(gid, before.version, [Entry(0, "call heads"), Entry(1, "b")],
+                                {"broken": True})
+    after = await store.get_game(gid)
+    assert after.state == before.state and after.version == before.version
+    assert await store.entries(gid) == [("1", "x")]
+
+
+async def test_stale_version_is_refused(tables, store):
+    played = await tables.create("coinflip", [ALICE, BOB])
+    gid, v = played.row.id, played.row.version
+    await tables.play(gid, ALICE, "call heads", version=v)
+    with pytest.raises(StaleMove):
+        await tables.play(gid, BOB, "call tails", version=v)
+    with pytest.raises(StaleVersion):
+        await store.commit_move(gid, v, [], {"x": 1})
+
+
+async def test_concurrent_double_click_applies_once(tables, store):
+    played = await tables.create("coinflip", [ALICE, BOB])
+    gid, v = played.row.id, played.row.version
+    results = await asyncio.gather(tables.play(gid, ALICE, "call heads", version=v),
+                                   tables.play(gid, ALICE, "call heads", version=v),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, StaleMove) for r in results) == 1
+    assert [a for a, _ in await store.entries(gid)] == ["1"]
+
+
+async def test_not_a_player_and_rule_errors_leave_the_game_alone(tables, store):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    with pytest.raises(NotAPlayer):
+        await tables.play(gid, 999, "call heads")
+    await tables.play(gid, ALICE, "call heads")
+    with pytest.raises(NotYourTurnError):
+        await tables.play(gid, ALICE, "call tails")
+    row = await store.get_game(gid)
+    assert row.version == 1 and row.state["state"]["calls"] == ["heads", None]
+
+
+async def test_chance_is_rolled_from_the_secret_seed_and_recorded(tables, store):
+    gid = (await tables.create("coinflip", [ALICE, BOB], {"target": 1})).row.id
+    await tables.play(gid, ALICE, "call heads")
+    played = await tables.play(gid, BOB, "call tails")
+    entries = await store.entries(gid)
+    assert entries[-1][0] == "chance" and entries[-1][1] in ("roll heads", "roll tails")
+    assert played.finished and played.row.status == "finished"
+    row = await store.get_game(gid)
+    assert len(row.seed) == 32  # 128 bits from `secrets`
+    # the record replays to the same state
+    record = Record("coinflip", row.options, ["a", "b"], None,
+                    [{"actor": a if a == "chance" else int(a), "move": m} for a, m in entries])
+    assert replay(record).to_json() == row.state
+    # results are written for stats
+    res = await store._all("SELECT user_id, result FROM results WHERE game_id=?", (gid,))
+    assert sorted(r for _, r in res) in (["loss", "win"], ["draw", "draw"])
+
+
+async def test_reminder_then_timeout_move(tables, store, clock):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    row = await store.get_game(gid)
+    assert row.deadline == clock.t + 100 and row.deadline_kind == "turn"
+    assert await tables.tick(gid) == "waiting"
+    clock.t += 51
+    assert await tables.tick(gid) == "reminded"
+    assert await tables.tick(gid) == "waiting"  # reminded once only
+    clock.t += 50
+    assert await tables.tick(gid) == "done"
+    entries = await store.entries(gid)
+    # both idle players got their timeout move (`call heads`), then the coin was flipped
+    assert entries[:2] == [("1", "call heads"), ("2", "call heads")]
+    assert entries[2][0] == "chance"
+
+
+async def test_idle_player_without_a_timeout_move_forfeits(tables, store, clock, monkeypatch):
+    monkeypatch.setattr(CoinFlip, "timeout_move", lambda self, seat: None)
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    await tables.play(gid, ALICE, "call heads")
+    clock.t += 101
+    await tables.tick(gid)
+    row = await store.get_game(gid)
+    assert row.status == "finished"
+    assert row.state["state"]["result"]["winners"] == [0]
+    assert (await store.entries(gid))[-1] == ("2", "resign")
+
+
+async def test_resume_after_restart_rearms_timers(db_path, clock):
+    store = await Store.open(db_path)
+    t1 = Tables(store, turn_timer=100, clock=clock, sleep=never)
+    gid = (await t1.create("coinflip", [ALICE, BOB])).row.id
+    await t1.close()
+    await store.close()
+    # a new process on the same file
+    store2 = await Store.open(db_path)
+    t2 = Tables(store2, turn_timer=100, clock=clock, sleep=never)
+    assert await t2.resume() == 1 and t2.armed() == {gid}
+    clock.t += 101
+    await t2.tick(gid)
+    assert len(await store2.entries(gid)) >= 2
+    await t2.close()
+    await store2.close()
+
+
+async def test_abort_stops_the_game_and_its_timer(tables, store):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    await tables.abort(gid)
+    assert (await store.get_game(gid)).status == "aborted" and gid not in tables.armed()
+    with pytest.raises(IllegalMoveError):
+        await tables.play(gid, ALICE, "call heads")
+
+
+async def test_stats_and_history_queries(tables, store):
+    for _ in range(2):
+        gid = (await tables.create("coinflip", [ALICE, BOB], guild_id=5)).row.id
+        await tables.resign(gid, BOB)
+    stats = await store.stats(5)
+    assert ("coinflip", ALICE, 2, 0, 0) in [tuple(r) for r in stats]
+    history = await store.finished_of_user(BOB)
+    assert len(history) == 2 and all(r[2] == "loss" for r in history)
+    assert await store.games_of_user(ALICE) == []
+
+
+async def test_votes_one_per_member(tables, store):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    assert await store.vote(gid, "v0", 5, "1") is True
+    assert await store.vote(gid, "v0", 5, "2") is False
+    await store.vote(gid, "v0", 6, "2")
+    await store.vote(gid, "v0", 7, "2")
+    assert await store.tally(gid, "v0") == {"1": 1, "2": 2}
+    assert json.loads(json.dumps(await store.tally(gid, "v1"))) == {}
