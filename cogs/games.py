@@ -107,6 +107,8 @@ class Games(commands.GroupCog, group_name="games",
         row = await self._my_game(interaction, game)
         if row.seat_of(interaction.user.id) is None:
             raise RuleError("You are not playing in that game.")
+        if row.status != "active":
+            raise RuleError(f"Game #{row.id} is over already.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.tables.resign(row.id, interaction.user.id)
         await interaction.followup.send(f"🏳️ You resigned game #{row.id}.", ephemeral=True)

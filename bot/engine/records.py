@@ -32,7 +32,7 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "kind": self.kind,
                 "options": self.options, "players": self.players, "seed": self.seed,
-                "entries": self.entries, "result": self.result}
+                "entries": [dict(e) for e in self.entries], "result": self.result}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Record":

@@ -1,0 +1,146 @@
+"""`python -m bot` and its offline tools, and the settings' error messages."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+from bot.engine.records import Record, replay, selfplay
+from bot.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bot(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID")}
+    base.update(env or {})
+    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd, env=base,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_no_token_exits_2_and_says_how_to_get_one(tmp_path):
+    # Run from a folder without .env, as on a fresh clone.
+    env = {"PYTHONPATH": str(ROOT), "DATABASE_PATH": str(tmp_path / "x.db")}
+    result = run_bot(env=env, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and ".env.example" in result.stderr
+    assert "Reset Token" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("env,expected", [
+    ({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
+    ({"DEV_GUILD_ID": "12"}, "17-20 digits"),
+    ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+    ({"TURN_TIMER_SECONDS": "5"}, "TURN_TIMER_SECONDS"),
+])
+def test_bad_settings_are_named(env, expected, tmp_path):
+    values = {"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "x.db"), **env}
+    with pytest.raises(ConfigError, match=expected):
+        load_settings(values, dotenv=None)
+
+
+def test_database_path_problems_are_explained(tmp_path):
+    with pytest.raises(ConfigError, match="is a directory"):
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path)}, dotenv=None)
+    garbage = tmp_path / "not.db"
+    garbage.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(ConfigError, match="not an SQLite database"):
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(garbage)}, dotenv=None)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ConfigError, match="cannot create the folder"):
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(blocker / "sub" / "x.db")},
+                      dotenv=None)
+
+
+def test_bad_setting_from_the_command_line_has_no_traceback(tmp_path):
+    result = run_bot(env={"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "nope",
+                          "DATABASE_PATH": str(tmp_path / "x.db")})
+    assert result.returncode == 2 and "DEV_GUILD_ID" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_dotenv_is_read_and_environment_wins(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"DISCORD_TOKEN=from-file\nDATABASE_PATH={tmp_path / 'a.db'}\n")
+    s = load_settings({}, dotenv=env_file)
+    assert s.token == "from-file" and s.turn_timer == 3600 and s.dev_guild_id is None
+    s = load_settings({"DISCORD_TOKEN": "from-env"}, dotenv=env_file)
+    assert s.token == "from-env"
+
+
+def test_commands_prints_a_valid_tree():
+    result = run_bot("commands")
+    assert result.returncode == 0, result.stderr
+    tree = json.loads(result.stdout)
+    assert validate(tree) == []
+    names = {c["name"] for c in tree}
+    assert "games" in names
+    games = next(c for c in tree if c["name"] == "games")
+    assert {o["name"] for o in games["options"]} == {
+        "list", "resign", "abort", "rules", "history", "export", "stats"}
+
+
+def test_validator_names_each_violation():
+    bad = [
+        {"name": "Bad Name", "description": "", "type": 1, "options": []},
+        {"name": "ok", "description": "x" * 101, "type": 1, "options": [
+            {"name": "a", "description": "d", "type": 3, "required": False},
+            {"name": "b", "description": "d", "type": 3, "required": True},
+            {"name": "sub", "description": "d", "type": 1, "options": []},
+        ]},
+        {"name": "many", "description": "d", "type": 1, "options": [
+            {"name": f"o{i}", "description": "d", "type": 3,
+             "choices": [{"name": f"c{j}", "value": f"v{j}"} for j in range(26)]}
+            for i in range(26)]},
+    ]
+    problems = "\n".join(validate(bad))
+    for expected in ("/Bad Name: name", "/Bad Name: description", "/ok: description",
+                     "required option after an optional", "subcommands mixed",
+                     "/many: 26 options", "26 choices"):
+        assert expected in problems, expected
+    assert validate([{"name": f"c{i}", "description": "d", "type": 1} for i in range(101)])
+
+
+def test_replay_of_a_bad_record_names_the_entry(tmp_path):
+    record, _ = selfplay("slideslam", 3)
+    data = record.to_json()
+    data["entries"].insert(5, {"actor": 1, "move": "slide z9 z10"})
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    result = run_bot("replay", str(path))
+    assert result.returncode == 1 and "entry 5" in result.stderr
+    good = tmp_path / "good.json"
+    good.write_text(record.dumps())
+    result = run_bot("replay", str(good))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["outcome"] == record.result and out["kind"] == "slideslam"
+
+
+def test_replay_refuses_what_is_not_a_record(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("{}")
+    result = run_bot("replay", str(path))
+    assert result.returncode == 1 and "not a game record" in result.stderr
+
+
+def test_selfplay_writes_a_record_that_replays(tmp_path):
+    out = tmp_path / "game.json"
+    result = run_bot("selfplay", "tradeshowdown", "--seed", "7", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    record = Record.from_json(json.loads(out.read_text()))
+    assert record.kind == "tradeshowdown" and record.seed == 7 and record.entries
+    again, game = selfplay("tradeshowdown", 7)
+    assert again.entries == record.entries
+    assert replay(record).to_json() == game.to_json()
+
+
+def test_selfplay_unknown_game_is_an_error():
+    result = run_bot("selfplay", "chess", "--seed", "1")
+    assert result.returncode == 1 and "unknown game" in result.stderr
