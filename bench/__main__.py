@@ -1,0 +1,131 @@
+"""`make bench`: measure, print a table, write bench/results.json. Numbers are medians (and p99
+where a tail matters) on this machine; nothing here asserts a time.
+
+Rows: the core (one interaction end to end through the offline Discord, store commits, resume
+of 1,000 open games) and every game's `bench/engine_<kind>.py` / `bench/render_<kind>.py`.
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the offline Discord harness lives with the tests
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+async def interaction_latency(rounds: int = 150) -> dict[str, float]:
+    """Payload in → final response out, through discord.py's real parsing: a typed move in a
+    Slide and Slam game (engine, DB commit, board image, thread message)."""
+    from conftest import World, boot
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = await boot(Path(tmp) / "bench.db")
+        try:
+            world = World(fake)
+            bot = fake.bot
+            timings: list[float] = []
+            row = None
+            while len(timings) < rounds:
+                if row is None or (await bot.store.get_game(row.id)).status != "active":
+                    played = await bot.tables.create(
+                        "slideslam", [world.alice.id, world.bob.id],
+                        {"first_player": "random"}, guild_id=world.guild.id,
+                        channel_id=world.games.id)
+                    row = played.row
+                    game = played.game
+                    # Both walls up: place all dice straight through the table.
+                    for seat in (0, 1):
+                        while seat in game.actors():
+                            move = sorted(game.legal(seat))[0]
+                            played = await bot.tables.play(row.id, None, move, actor=seat)
+                            game = played.game
+                    await fake.settle()
+                current = await bot.store.get_game(row.id)
+                game = bot.game_cogs["slideslam"].engine.from_json(current.state)
+                seat = next(a for a in game.actors() if a != "chance")
+                user = world.alice if seat == 0 else world.bob
+                move = game.legal(seat)[0]
+                payload = fake.slash(bot, "slideslam move", user=user, channel=world.games,
+                                     move=move)
+                start = time.perf_counter()
+                await fake.invoke(payload)
+                timings.append((time.perf_counter() - start) * 1000)
+        finally:
+            await fake.stop()
+    return {"interaction → final response ms (median)": statistics.median(timings),
+            "interaction → final response ms (p99)": percentile(timings, 99)}
+
+
+async def store_rates(commits: int = 1000, open_games: int = 1000) -> dict[str, float]:
+    from bot.engine.slideslam import GAME
+    from bot.store import Entry, Store
+    from bot.tables import Tables
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(Path(tmp) / "rates.db")
+        state = GAME.new(2).to_json()
+        gid = await store.create_game("slideslam", 1, 2, 3, [10, 20], {}, "seed", state)
+        start = time.perf_counter()
+        for v in range(commits):
+            await store.commit_move(gid, v, [Entry(0, "bench")], state)
+        rate = commits / (time.perf_counter() - start)
+        for i in range(open_games):
+            await store.create_game("slideslam", 1, 2, 3, [10 + i, 20 + i], {}, "seed", state)
+            await store.set_deadline(i + 2, time.time() + 3600, "turn")
+        await store.close()
+
+        async def never(_):
+            await asyncio.Event().wait()
+
+        runs = []
+        for _ in range(5):
+            store = await Store.open(Path(tmp) / "rates.db")
+            tables = Tables(store, sleep=never)
+            start = time.perf_counter()
+            resumed = await tables.resume()
+            runs.append((time.perf_counter() - start) * 1000)
+            await tables.close()
+            await store.close()
+    return {"store commits/s (one move per transaction)": rate,
+            f"resume {resumed} open games ms (median of 5)": statistics.median(runs)}
+
+
+def module_rows() -> dict[str, float]:
+    rows: dict[str, float] = {}
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        if path.stem.startswith(("engine_", "render_")):
+            module = importlib.import_module(f"bench.{path.stem}")
+            rows.update(module.bench())
+    return rows
+
+
+def main() -> int:
+    results: dict[str, float] = {}
+    results.update(asyncio.run(interaction_latency()))
+    results.update(asyncio.run(store_rates()))
+    results.update(module_rows())
+    width = max(len(k) for k in results)
+    print(f"{'measure'.ljust(width)}  value")
+    print(f"{'-' * width}  -----")
+    for key, value in results.items():
+        print(f"{key.ljust(width)}  {value:,.2f}")
+    out = ROOT / "bench" / "results.json"
+    out.write_text(json.dumps({"machine": platform.platform(), "python": platform.python_version(),
+                               "results": results}, indent=1) + "\n")
+    print(f"\nwritten to {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
