@@ -3,52 +3,27 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 
-from bot.engine import records
+from bench.common import calls_per_second, midgame, selfplay_rates
 from bot.engine.core import CHANCE
 from bot.engine.deathbydice import DeathByDice
 
 KIND = "deathbydice"
 
 
-def _rates(games: int, options: dict, players: int) -> tuple[list[float], list[int]]:
-    rates, lengths = [], []
-    for seed in range(games):
-        t0 = time.perf_counter()
-        rec, _ = records.selfplay(KIND, seed, options, players=players)
-        dt = time.perf_counter() - t0
-        rates.append(len(rec.entries) / dt)
-        lengths.append(len(rec.entries))
-    return rates, lengths
-
-
 def bench(games: int = 30) -> dict[str, float]:
-    rates, lengths = _rates(games, {}, 2)
-    boss_rates, _ = _rates(games // 2, {"mode": "boss"}, 2)
+    rates, lengths, _ = selfplay_rates(KIND, games)
+    boss_rates, _, _ = selfplay_rates(KIND, games // 2, {"mode": "boss"})
     # legal() at an attacker's declaration mid-game: the largest list the engine builds
-    rec, _ = records.selfplay(KIND, 1)
-    g = DeathByDice.new(2, rec.options)
-    for entry in rec.entries[: len(rec.entries) // 2]:
-        g.apply(records.entry_actor(entry, 2), entry["move"])
+    g = midgame(KIND, 1)
     rng = random.Random(0)
     while g.result is None and g.stage != "declare":
         actor = g.actors()[0]
         g.apply(actor, g.chance().sample(rng) if actor == CHANCE else g.legal(actor)[0])
     actor = g.actors()[0]
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < 0.3:
-        g.legal(actor)
-        n += 1
-    legal_rate = n / (time.perf_counter() - t0)
-    t0 = time.perf_counter()
-    for _ in range(200):
-        DeathByDice.from_json(g.to_json())
-    rt = (time.perf_counter() - t0) / 200
-    t0 = time.perf_counter()
-    for _ in range(200):
-        g.text(None)
-    text_us = (time.perf_counter() - t0) / 200 * 1e6
+    legal_rate = calls_per_second(lambda: g.legal(actor))
+    rt = 1 / calls_per_second(lambda: DeathByDice.from_json(g.to_json()))
+    text_us = 1e6 / calls_per_second(lambda: g.text(None))
     return {
         f"{KIND} engine moves/s (median)": statistics.median(rates),
         f"{KIND} engine moves/s, Bosses & Minions (median)": statistics.median(boss_rates),

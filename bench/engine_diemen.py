@@ -7,32 +7,17 @@ every target) in a simulated flick, and a JSON round trip. Run:
 from __future__ import annotations
 
 import statistics
-import time
 
-from bot.engine import records
+from bench.common import calls_per_second, selfplay_rates
 from bot.engine.diemen import DieMen
-
-
-def _rate(fn, seconds: float = 0.3) -> float:
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        fn()
-        n += 1
-    return n / (time.perf_counter() - t0)
 
 
 def bench(games: int = 30) -> dict[str, float]:
     out: dict[str, float] = {}
     all_rates = []
     for mode in ("physical", "simulated"):
-        rates, lengths, turns = [], [], []
-        for seed in range(games):
-            t0 = time.perf_counter()
-            rec, g = records.selfplay("diemen", seed, {"mode": mode})
-            dt = time.perf_counter() - t0
-            rates.append(len(rec.entries) / dt)
-            lengths.append(len(rec.entries))
-            turns.append(g.turn)
+        rates, lengths, finals = selfplay_rates("diemen", games, {"mode": mode})
+        turns = [g.turn for g in finals]
         all_rates += rates
         out[f"diemen {mode} moves per self-play game (median)"] = statistics.median(lengths)
         out[f"diemen {mode} turns per self-play game (median)"] = statistics.median(turns)
@@ -42,12 +27,10 @@ def bench(games: int = 30) -> dict[str, float]:
     for actor, move in ((0, "banners F1 F2 B2 B3"), (1, "banners F1 F3 B1 B3"),
                         ("chance", "roll 1"), (0, "flick 2")):
         g.apply(actor, move)
-    out["diemen legal() calls/s (simulated flick)"] = _rate(lambda: g.legal(0))
-    out["diemen view() calls/s (with odds)"] = _rate(lambda: g.view(None))
-    t0 = time.perf_counter()
-    for _ in range(200):
-        DieMen.from_json(g.to_json())
-    out["diemen JSON round trip (ms)"] = (time.perf_counter() - t0) / 200 * 1000
+    out["diemen legal() calls/s (simulated flick)"] = calls_per_second(lambda: g.legal(0))
+    out["diemen view() calls/s (with odds)"] = calls_per_second(lambda: g.view(None))
+    out["diemen JSON round trip (ms)"] = 1000 / calls_per_second(
+        lambda: DieMen.from_json(g.to_json()))
     return out
 
 

@@ -2,23 +2,12 @@
 from __future__ import annotations
 
 import statistics
-import time
 
+from bench.common import calls_per_second, selfplay_rates
 from bot.engine import records
 from bot.engine.kaploom import Kaploom
 
 KIND = "kaploom"
-
-
-def _rates(games: int, options: dict, players: int) -> tuple[list[float], list[int]]:
-    rates, lengths = [], []
-    for seed in range(games):
-        t0 = time.perf_counter()
-        rec, _ = records.selfplay(KIND, seed, options, players=players)
-        dt = time.perf_counter() - t0
-        rates.append(len(rec.entries) / dt)
-        lengths.append(len(rec.entries))
-    return rates, lengths
 
 
 def _late_phase1(options: dict, players: int) -> tuple[Kaploom, int]:
@@ -36,23 +25,15 @@ def _late_phase1(options: dict, players: int) -> tuple[Kaploom, int]:
     return best
 
 
-def _calls_per_second(fn, seconds: float = 0.3) -> float:
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        fn()
-        n += 1
-    return n / (time.perf_counter() - t0)
-
-
 def bench(games: int = 10) -> dict[str, float]:
-    rates, lengths = _rates(games, {}, 2)
-    rates2, _ = _rates(max(2, games // 3), {"mode": "2v2"}, 4)
-    rates_s, _ = _rates(max(2, games // 3), {"supers": "Tough Nut,Victor Kane"}, 2)
+    rates, lengths, _ = selfplay_rates(KIND, games)
+    rates2, _, _ = selfplay_rates(KIND, max(2, games // 3), {"mode": "2v2"}, 4)
+    rates_s, _, _ = selfplay_rates(KIND, max(2, games // 3), {"supers": "Tough Nut,Victor Kane"})
     g, actor = _late_phase1({"mode": "2v2"}, 4)
     size = len(g.legal(actor))
-    legal_rate = _calls_per_second(lambda: g.legal(actor))
-    rt = 1000 / _calls_per_second(lambda: Kaploom.from_json(g.to_json()))
-    text_us = 1e6 / _calls_per_second(lambda: g.text(None))
+    legal_rate = calls_per_second(lambda: g.legal(actor))
+    rt = 1000 / calls_per_second(lambda: Kaploom.from_json(g.to_json()))
+    text_us = 1e6 / calls_per_second(lambda: g.text(None))
     return {
         f"{KIND} engine moves/s (median)": statistics.median(rates),
         f"{KIND} engine moves/s, 2 vs 2 (median)": statistics.median(rates2),

@@ -7,9 +7,8 @@ trip mid-fight. Run: `.venv/bin/python -m bench.engine_tradeshowdown`.
 from __future__ import annotations
 
 import statistics
-import time
 
-from bot.engine import records
+from bench.common import calls_per_second, midgame, selfplay_rates
 from bot.engine.tradeshowdown import TradeShowdown
 
 OFF = {"multiple_attacks": False, "intimidate": False, "tag_team": False, "combos": False}
@@ -19,27 +18,14 @@ def bench(games: int = 8) -> dict[str, float]:
     rates, lengths, defeats = [], [], 0
     for players in (2, 4, 6):
         for options in ({}, OFF):
-            for seed in range(games):
-                t0 = time.perf_counter()
-                rec, g = records.selfplay("tradeshowdown", seed, options, players=players)
-                dt = time.perf_counter() - t0
-                rates.append(len(rec.entries) / dt)
-                lengths.append(len(rec.entries))
-                defeats += "judges" not in g.outcome().reason
+            r, n, finals = selfplay_rates("tradeshowdown", games, options, players)
+            rates += r
+            lengths += n
+            defeats += sum("judges" not in g.outcome().reason for g in finals)
     g = TradeShowdown.new(6)
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < 0.3:
-        g.legal(0)
-        n += 1
-    legal_rate = n / (time.perf_counter() - t0)
-    rec, _ = records.selfplay("tradeshowdown", 1, players=4)
-    mid = TradeShowdown.new(4, rec.options)
-    for entry in rec.entries[: len(rec.entries) // 2]:
-        mid.apply(records.entry_actor(entry, 4), entry["move"])
-    t0 = time.perf_counter()
-    for _ in range(200):
-        TradeShowdown.from_json(mid.to_json())
-    rt = (time.perf_counter() - t0) / 200
+    legal_rate = calls_per_second(lambda: g.legal(0))
+    mid = midgame("tradeshowdown", 1, players=4)
+    rt = 1 / calls_per_second(lambda: TradeShowdown.from_json(mid.to_json()))
     return {
         "tradeshowdown engine moves/s (median)": statistics.median(rates),
         "tradeshowdown moves per self-play game (median)": statistics.median(lengths),
