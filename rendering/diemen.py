@@ -1,0 +1,728 @@
+"""Crazy Die-Man is Unbreakable! (`diemen`): the Sales Floor seen from above, from the view.
+
+The floor is drawn landscape, P1's side on the left and P2's on the right (the referee's map,
+rulings "The Sales Floor", turned a quarter: floor y runs left to right, floor x top to bottom,
+so P1's F1 is at the top and faces P2's F3 across the middle line). Each side shows its stand
+spots as rectangles (the Stand filled in the owner's colour, carrying its Super Sale Banners),
+its banner spots as circles (the front area shaded), standing banners filled in the owner's
+colour with an upright flag, knocked ones greyed with the flag lying down, and its customers.
+Above each half sits the Die-Man's plate: Property Damage as a bar to 20. The latest turn's
+flicks are arrows from the flicker's Stand to where the die landed, each carrying the rolled
+value on a die face; the footer lists them with what fell and the damage dealt.
+
+Everything comes from `game.view(seat_or_None)` (keys: `bot/engine/diemen/view.py`), so a public
+view during the secret set-up shows no banners at all, and a seat's own view shows only its own
+planned banners. `render_odds` draws one simulated flick's chances (`odds.flick_odds`) as bars.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.engine.diemen import board
+from bot.engine.diemen.odds import OUTCOME_NAMES, OUTCOMES
+from rendering.canvas import MARGIN, new_canvas, title_bar, title_bar_height
+from rendering.colours import (BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PANEL, PAPER, PLAIN_DIE,
+                               TEXT, Colour, mix, player_colour)
+from rendering.dice import draw_die
+from rendering.fonts import font
+from rendering.picture import Picture, to_png
+from rendering.shapes import draw_arrow, draw_rounded, dots_mask, stamp
+from rendering.text import draw_centred, fit_text, wrap_text
+
+# --- geometry ------------------------------------------------------------------------------------
+
+SCALE = 5                          # pixels per floor unit
+FLOOR_W = board.FLOOR_LENGTH * SCALE   # 800: the floor's length runs across the picture
+FLOOR_H = board.FLOOR_WIDTH * SCALE    # 500
+WIDTH = FLOOR_W + 2 * MARGIN
+PLATE_H = 92                       # a Die-Man's name plate and damage bar
+BANNER_R = 27                      # banner spot circle radius (front row to customers: 50 px)
+CUSTOMER_R = 16
+STAND_W, STAND_H = 84, 108         # a stand spot (along the floor, across it)
+SSB_R = 17                         # a Super Sale Banner on the Stand
+DIE = 34                           # the rolled value on an arrow
+FOOTER_ROW = 44
+FRONT_BAND = (8, 24)               # the front area, floor units from the middle line
+LOSING = 20                        # rulings, "Damage"
+PLATE_TOP = title_bar_height("subtitle") + 12   # every board has a subtitle
+FLOOR_TOP = PLATE_TOP + PLATE_H + 12
+
+PHASE_WORDS = {"setup": "secret banner set-up", "first": "Stand Cry vote",
+               "move": "Move step", "flick": "Flick step", "review": "report under review",
+               "switch": "mode switch proposed", "reposition": "Reposition step",
+               "customers": "Customers step", "over": "game over"}
+CUSTOMER_FILL = PLAIN_DIE.fill     # customers belong to nobody: ivory, like a plain die
+KNOCKED = mix(MUTED, BACKGROUND, 0.35)
+
+
+def _side_colour(seat: int):
+    return player_colour(seat)
+
+
+def _xy(side: int, spot: str, top: int) -> tuple[float, float]:
+    """Pixel centre of a spot: floor y runs left to right, floor x top to bottom."""
+    fx, fy = board.spot_xy(side, spot)
+    return MARGIN + fy * SCALE, top + fx * SCALE
+
+
+def spot_centre(side: int, spot: str) -> tuple[float, float]:
+    """Where a spot's centre is drawn on the board (tests find things with it)."""
+    return _xy(side, spot, FLOOR_TOP)
+
+
+def _label_xy(label: str, top: int) -> tuple[float, float]:
+    seat, spot = board.split_label(label)
+    return _xy(seat, spot, top)
+
+
+def _radius(spot: str) -> float:
+    if spot[0] == "C":
+        return CUSTOMER_R
+    if spot[0] == "S":
+        return STAND_W / 2
+    return BANNER_R
+
+
+# --- glyphs (smooth: drawn 4x and reduced, cached per size) ---------------------------------------
+
+_SS = 4
+
+
+@lru_cache(maxsize=64)
+def _flag_mask(size: int, fallen: bool) -> Image.Image:
+    """A banner on its pole, standing or lying on its side, in a size x size mask."""
+    big = Image.new("L", (size * _SS, size * _SS), 0)
+    d = ImageDraw.Draw(big)
+    pole = [(-0.24, -0.42), (-0.14, -0.42), (-0.14, 0.40), (-0.24, 0.40)]
+    foot = [(-0.38, 0.36), (0.02, 0.36), (0.02, 0.44), (-0.38, 0.44)]
+    flag = [(-0.14, -0.42), (0.40, -0.30), (0.22, -0.16), (0.40, -0.02), (-0.14, -0.04)]
+    for poly in (pole, foot, flag):
+        pts = []
+        for x, y in poly:
+            if fallen:        # a quarter turn: the banner lies with its top to the right
+                x, y = -y, x
+            pts.append(((x + 0.5) * size * _SS, (y + 0.5) * size * _SS))
+        d.polygon(pts, fill=255)
+    return big.reduce(_SS)
+
+
+@lru_cache(maxsize=16)
+def _person_mask(size: int) -> Image.Image:
+    """A customer: head and shoulders."""
+    big = Image.new("L", (size * _SS, size * _SS), 0)
+    d = ImageDraw.Draw(big)
+    s = size * _SS
+    d.ellipse((0.34 * s, 0.08 * s, 0.66 * s, 0.40 * s), fill=255)
+    d.ellipse((0.16 * s, 0.44 * s, 0.84 * s, 1.10 * s), fill=255)
+    d.rectangle((0, 0.86 * s, s, s), fill=0)
+    return big.reduce(_SS)
+
+
+@lru_cache(maxsize=16)
+def _ring_mask(radius: int, width: int) -> Image.Image:
+    side = 2 * radius
+    outer = dots_mask(side, side, ((radius, radius),), radius)
+    inner = dots_mask(side, side, ((radius, radius),), radius - width)
+    return Image.frombytes("L", outer.size, bytes(
+        max(0, a - b) for a, b in zip(outer.tobytes(), inner.tobytes())))
+
+
+def _disc(draw: ImageDraw.ImageDraw, centre, radius: int, fill: Colour) -> None:
+    cx, cy = centre
+    side = 2 * radius
+    stamp(draw, (round(cx) - radius, round(cy) - radius),
+          dots_mask(side, side, ((radius, radius),), radius), fill)
+
+
+def _ring(draw: ImageDraw.ImageDraw, centre, radius: int, colour: Colour, width: int = 2) -> None:
+    cx, cy = centre
+    stamp(draw, (round(cx) - radius, round(cy) - radius), _ring_mask(radius, width), colour)
+
+
+def _glyph(draw: ImageDraw.ImageDraw, centre, mask: Image.Image, colour: Colour) -> None:
+    cx, cy = centre
+    stamp(draw, (round(cx - mask.width / 2), round(cy - mask.height / 2)), mask, colour)
+
+
+# --- small text helpers ---------------------------------------------------------------------------
+
+def _who(seat: int) -> str:
+    return board.SIDE_NAMES[seat]
+
+
+def _spot_of(label: str) -> str:
+    return label.split(":")[1]
+
+
+def _viewer_seat(view: dict[str, Any]) -> int | None:
+    """Whose `my_setup` this is: during the set-up only the viewer who has chosen sees one, and
+    while one choice is still missing exactly one seat is done."""
+    if not view.get("my_setup"):
+        return None
+    done = [i for i, d in enumerate(view.get("setup_done", [])) if d]
+    return done[0] if len(done) == 1 else None
+
+
+def _latest_flicks(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The flicks of the latest turn that had any (the view keeps the last few)."""
+    flicks = view.get("last_flicks") or []
+    if not flicks:
+        return []
+    turn = flicks[-1]["turn"]
+    return [f for f in flicks if f["turn"] == turn]
+
+
+def _outcome_words(f: dict[str, Any]) -> str:
+    if f["off"]:
+        return "off the floor"
+    if f.get("outcome"):
+        return OUTCOME_NAMES[f["outcome"]]
+    return "hit" if f["fell"] else "nothing fell"
+
+
+def _flick_words(f: dict[str, Any], *, short: bool = False) -> str:
+    """`P2 flick 2/2, Called Shot at P1:B1: rolled 6, clean hit; fell P1:B1; +12 to P1`."""
+    head = f"{_who(f['by'])} flick {f['number']}/{f['of']}"
+    if f["called"]:
+        head += f", Called Shot at {f['called']}"
+    elif f["to"]:
+        head += f" at {f['to']}"
+    parts = [f"rolled {f['value']}", _outcome_words(f)]
+    tail = []
+    if f["fell"] and not f["off"]:
+        tail.append("fell " + ", ".join(f["fell"]))
+    if f["other"]:
+        tail.append("knocked off own Stand " + ", ".join(f["other"]))
+    added = [f"+{a} to {_who(i)}" for i, a in enumerate(f["added"]) if a]
+    tail.append(", ".join(added) if added else "no damage")
+    if short:
+        return "; ".join(tail)
+    return f"{head}: " + ", ".join(parts) + "; " + "; ".join(tail)
+
+
+def _subtitle(view: dict[str, Any]) -> str:
+    phase = view["phase"]
+    if phase == "setup":
+        done = view.get("setup_done", [False, False])
+        return "Banner set-up in secret: " + ", ".join(
+            f"{_who(i)} {'done' if d else 'choosing'}" for i, d in enumerate(done))
+    if phase == "first":
+        return "Banners revealed · the Stand Cry vote picks who goes first"
+    head = f"Turn {view['turn']} · round {view['round']}/{view['round_limit']}"
+    if phase == "over":
+        res = view.get("result") or {}
+        w = res.get("winners") or []
+        return head + " · game over: " + (f"{_who(w[0])} wins" if w else "draw")
+    a = view["active"]
+    ti = view.get("turn_info") or {}
+    f = view.get("flick")
+    words = PHASE_WORDS.get(phase, phase)
+    if phase == "move" and ti.get("stand_locked"):
+        words += " (Stand locked)"
+    if phase in ("flick", "review", "switch") and f:
+        words = f"flick {f['number']} of {f['of']}" + (" (Bonus)" if ti.get("bonus") else "")
+        if f.get("called"):
+            words += f", Called Shot at {f['called']}"
+        if phase == "review":
+            words += f" · {_who(1 - a)} to accept or dispute"
+        if phase == "switch":
+            words += f" · {_who(1 - a)} to agree: this flick {f.get('proposal')}"
+        if view.get("flick_mode") != view.get("mode"):
+            words += f" · this flick {view.get('flick_mode')}"
+    if phase == "customers" and ti.get("attract"):
+        words += f" ({ti['attract']} to place)"
+    return f"{head} · {_who(a)} to play: {words}"
+
+
+# --- the board ------------------------------------------------------------------------------------
+
+def _footer_lines(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Status lines above the flick list, and the flicks listed (the latest turn's)."""
+    lines: list[str] = []
+    f = view.get("flick")
+    if f and f.get("report"):
+        r = f["report"]
+        lines.append(f"Report under review: rolled {r['value']}, "
+                     + ("off the floor" if r["off"] else
+                        ("fell " + ", ".join(r["fell"]) if r["fell"] else "nothing fell")))
+    if f and f.get("pending"):
+        p = f["pending"]
+        lines.append(f"Rolled {p['value']}: {OUTCOME_NAMES.get(p['outcome'], p['outcome'])}; "
+                     f"drawing which {p['choose']} falls ({', '.join(p['options'])})")
+    if view["phase"] == "over" and view.get("result"):
+        lines.append("Result: " + view["result"]["reason"])
+    if (view.get("odds") or {}).get("aim"):
+        lines.append("Yellow %: the chance that a flick aimed there knocks the banner")
+    if view.get("my_setup"):
+        lines.append("Your planned banners (secret until both have set up): "
+                     + " ".join(view["my_setup"]))
+    return lines, _latest_flicks(view)
+
+
+def render(view: dict[str, Any]) -> Picture:
+    """The Sales Floor for a public view (`view(None)`) or a seat's own view."""
+    status, flicks = _footer_lines(view)
+    status_font = font(17)
+    status_wrapped = [ln for s in status for ln in wrap_text(s, status_font, FLOOR_W)]
+    title = f"{view.get('title', 'Crazy Die-Man is Unbreakable!')} · {view['mode']}"
+    subtitle = _subtitle(view)
+
+    top_plate, floor_top = PLATE_TOP, FLOOR_TOP
+    footer_top = floor_top + FLOOR_H + 14
+    footer_h = (len(status_wrapped) * 24 + (8 if status_wrapped else 0)
+                + (30 + len(flicks) * FOOTER_ROW if flicks else 0) + 30)
+    height = footer_top + footer_h + MARGIN - 6
+
+    img, draw = new_canvas(WIDTH, height)
+    title_bar(img, title, subtitle)
+    for seat in (0, 1):
+        _plate(draw, view, seat, top_plate)
+    _floor(draw, view, floor_top)
+    _flick_arrows(draw, flicks, floor_top)
+    _aim_marks(draw, view, floor_top)
+    _footer(draw, view, status_wrapped, flicks, footer_top)
+    return to_png(img, alt_text(view), "diemen-board.png")
+
+
+def _plate(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int) -> None:
+    """Name plate over the seat's half: name, who acts, Property Damage as a bar to 20."""
+    pc = _side_colour(seat)
+    side = view["sides"][seat]
+    half = FLOOR_W // 2
+    x0 = MARGIN + seat * half + (0 if seat == 0 else 6)
+    x1 = MARGIN + (seat + 1) * half - (6 if seat == 0 else 0)
+    waiting = seat in (view.get("waiting_for") or [])
+    result = view.get("result")
+    draw_rounded(draw, (x0, top, x1, top + PLATE_H), 10, fill=PANEL,
+                 outline=HIGHLIGHT if waiting else GRID, width=3 if waiting else 1)
+    # name chip
+    chip = (x0 + 12, top + 12, x0 + 64, top + 44)
+    draw_rounded(draw, chip, 7, fill=pc.fill)
+    draw_centred(draw, ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2), side["name"],
+                 font=font(20, bold=True), fill=pc.text)
+    # tag: whose move / outcome
+    tag = None
+    tag_colour = HIGHLIGHT
+    if result is not None:
+        if seat in (result.get("winners") or []):
+            tag = "WINNER"
+        elif result.get("winners"):
+            tag, tag_colour = "OUT", MUTED
+        else:
+            tag, tag_colour = "DRAW", MUTED
+    elif view["phase"] == "setup":
+        done = (view.get("setup_done") or [False, False])[seat]
+        tag, tag_colour = ("banners set ✓", TEXT) if done else ("choosing…", HIGHLIGHT)
+    elif waiting:
+        tag = "▶ to play" if seat == view.get("active") else "▶ to answer"
+    elif seat == view.get("active"):
+        tag, tag_colour = "their turn", TEXT
+    draw.text((chip[2] + 12, top + 44), "Property Damage", font=font(16), fill=MUTED,
+              anchor="ls")
+    if tag:
+        draw.text((chip[2] + 12, top + 9), tag, font=font(15, bold=True), fill=tag_colour,
+                  anchor="lt")
+    dmg = side["damage"]
+    big = font(34, bold=True)
+    num_colour = TEXT if dmg < 15 else (HIGHLIGHT if dmg < LOSING else PAPER)
+    out = f"/{LOSING}"
+    small = font(18, bold=True)
+    draw.text((x1 - 14, top + 42), out, font=small, fill=MUTED, anchor="rs")
+    draw.text((x1 - 14 - small.getlength(out) - 2, top + 42), str(dmg), font=big,
+              fill=num_colour, anchor="rs")
+    # the bar: 20 segments, filled up to the damage
+    bx0, bx1 = x0 + 12, x1 - 14
+    by0, by1 = top + 56, top + PLATE_H - 12
+    seg_w = (bx1 - bx0) / LOSING
+    for i in range(LOSING):
+        sx0 = bx0 + i * seg_w
+        sx1 = bx0 + (i + 1) * seg_w - 2
+        filled = i < dmg
+        colour = pc.fill if filled else mix(PANEL, BACKGROUND, 0.6)
+        draw.rectangle((round(sx0), by0, round(sx1) - 1, by1 - 1), fill=colour)
+        if not filled and i >= 15:
+            draw.rectangle((round(sx0), by1 - 4, round(sx1) - 1, by1 - 1),
+                           fill=mix(PANEL, HIGHLIGHT, 0.45))
+    for mark in (5, 10, 15):
+        mx = round(bx0 + mark * seg_w - 1)
+        draw.line((mx, by1 + 1, mx, by1 + 4), fill=MUTED)
+
+
+def _floor(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+    mid_x = MARGIN + board.MIDDLE_Y * SCALE
+    viewer = _viewer_seat(view)
+    for seat in (0, 1):
+        pc = _side_colour(seat)
+        side = view["sides"][seat]
+        x0 = MARGIN if seat == 0 else mid_x
+        x1 = mid_x if seat == 0 else MARGIN + FLOOR_W
+        draw.rectangle((x0, top, x1 - 1, top + FLOOR_H - 1), fill=mix(BACKGROUND, pc.fill, 0.10))
+        # the front area, shaded
+        near, far = (mid_x - FRONT_BAND[0] * SCALE, mid_x - FRONT_BAND[1] * SCALE) if seat == 0 \
+            else (mid_x + FRONT_BAND[0] * SCALE, mid_x + FRONT_BAND[1] * SCALE)
+        fx0, fx1 = sorted((near, far))
+        draw.rectangle((fx0, top, fx1 - 1, top + FLOOR_H - 1), fill=mix(BACKGROUND, pc.fill, 0.24))
+        draw.text(((fx0 + fx1) / 2, top + 8), "FRONT", font=font(13, bold=True),
+                  fill=mix(TEXT, pc.fill, 0.3), anchor="mt")
+        bx = _xy(seat, "B2", top)[0]
+        draw.text((bx, top + 8), "BACK", font=font(13, bold=True), fill=MUTED, anchor="mt")
+        # stands
+        for spot in board.STAND_SPOTS:
+            _stand_spot(draw, side, seat, spot, top)
+        # banner spots
+        planned = set(view.get("my_setup") or []) if viewer == seat else set()
+        secret = view["phase"] == "setup" and not side["banners"]
+        for spot in board.BANNER_SPOTS:
+            c = _xy(seat, spot, top)
+            state = side["spots"].get(spot)
+            _banner_spot(draw, c, spot, state, seat, planned=spot in planned,
+                         secret=secret and not planned)
+        # customer spots
+        for spot in board.CUSTOMER_SPOTS:
+            c = _xy(seat, spot, top)
+            if spot in side["customers"]:
+                _disc(draw, c, CUSTOMER_R, CUSTOMER_FILL)
+                _glyph(draw, c, _person_mask(2 * CUSTOMER_R - 6), INK)
+            else:
+                _ring(draw, c, CUSTOMER_R, GRID, 2)
+                draw_centred(draw, c, spot, font=font(11, bold=True), fill=MUTED)
+        if view["phase"] == "setup" and not planned:
+            done = (view.get("setup_done") or [False, False])[seat]
+            msg = "banners set in secret" if done else "setting up banners…"
+            cx = (_xy(seat, "F2", top)[0] + _xy(seat, "B2", top)[0]) / 2
+            f = font(16, bold=True)
+            w = f.getlength(msg) + 24
+            cy = top + FLOOR_H - 26
+            draw_rounded(draw, (cx - w / 2, cy - 15, cx + w / 2, cy + 15), 8, fill=PANEL,
+                         outline=GRID)
+            draw_centred(draw, (cx, cy), msg, font=f, fill=TEXT)
+    # the middle line, dashed
+    for y in range(top, top + FLOOR_H, 14):
+        draw.line((mid_x, y, mid_x, min(y + 8, top + FLOOR_H - 1)), fill=TEXT, width=2)
+    draw.rectangle((MARGIN - 1, top - 1, MARGIN + FLOOR_W, top + FLOOR_H), outline=GRID, width=2)
+
+
+def _aim_marks(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+    """On top of everything: the current flick's call or aim, and during a simulated aim
+    prompt the chance of knocking each standing target."""
+    odds = (view.get("odds") or {}).get("aim") or {}
+    flick = view.get("flick") or {}
+    marked = {flick.get("called"), flick.get("target")} - {None, "middle"}
+    if not odds and not marked:
+        return
+    for seat in (0, 1):
+        side = view["sides"][seat]
+        stand_lab = board.label(seat, side["stand"])
+        sx, sy = _xy(seat, side["stand"], top)
+        if stand_lab in marked:
+            draw_rounded(draw, (sx - STAND_W / 2 - 6, sy - STAND_H / 2 - 6, sx + STAND_W / 2 + 6,
+                                sy + STAND_H / 2 + 6), 12, outline=HIGHLIGHT, width=3)
+            _odds_tag(draw, (sx, sy - STAND_H / 2 - 13),
+                      "called" if stand_lab == flick.get("called") else "aim")
+        elif stand_lab in odds:
+            _odds_badge(draw, (sx, sy - STAND_H / 2 - 13), odds[stand_lab])
+        for spot in board.BANNER_SPOTS:
+            c = _xy(seat, spot, top)
+            lab = board.label(seat, spot)
+            above = (c[0], c[1] - BANNER_R - 11)
+            if lab in marked:
+                _ring(draw, c, BANNER_R + 7, HIGHLIGHT, 3)
+                _odds_tag(draw, above, "called" if lab == flick.get("called") else "aim")
+            elif lab in odds and side["spots"].get(spot) == "up":
+                _odds_badge(draw, above, odds[lab])
+
+
+def _stand_spot(draw: ImageDraw.ImageDraw, side: dict[str, Any], seat: int, spot: str,
+                top: int) -> None:
+    pc = _side_colour(seat)
+    cx, cy = _xy(seat, spot, top)
+    box = (cx - STAND_W / 2, cy - STAND_H / 2, cx + STAND_W / 2, cy + STAND_H / 2)
+    if side["stand"] != spot:
+        draw_rounded(draw, box, 8, outline=GRID, width=2)
+        draw_centred(draw, (cx, cy), spot, font=font(15, bold=True), fill=MUTED)
+        return
+    draw_rounded(draw, box, 8, fill=mix(pc.fill, BACKGROUND, 0.62), outline=pc.fill, width=3)
+    draw.text((cx, box[1] + 7), "STAND", font=font(13, bold=True), fill=TEXT, anchor="mt")
+    draw.text((cx, box[3] - 6), spot, font=font(14, bold=True), fill=TEXT, anchor="mb")
+    ssb = [b for b in side["banners"] if b.get("super_sale")]
+    ssb.sort(key=lambda b: not b["up"])
+    if not ssb:
+        return
+    n = len(ssb)
+    for i, b in enumerate(ssb):
+        bx = cx + (i - (n - 1) / 2) * (2 * SSB_R + 4)
+        c = (bx, cy + 1)
+        if b["up"]:
+            _disc(draw, c, SSB_R, pc.fill)
+            _ring(draw, c, SSB_R, TEXT, 2)
+            _glyph(draw, c, _flag_mask(2 * SSB_R - 10, False), pc.text)
+        else:
+            _disc(draw, c, SSB_R, KNOCKED)
+            _glyph(draw, c, _flag_mask(2 * SSB_R - 10, True), mix(KNOCKED, TEXT, 0.55))
+
+
+def _banner_spot(draw: ImageDraw.ImageDraw, c, spot: str, state: str | None, seat: int, *,
+                 planned: bool, secret: bool) -> None:
+    pc = _side_colour(seat)
+    label_font = font(14, bold=True)
+    below = (c[0], c[1] + BANNER_R + 11)
+    if state == "up":
+        _disc(draw, c, BANNER_R, pc.fill)
+        _ring(draw, c, BANNER_R, mix(pc.fill, PAPER, 0.55), 2)
+        _glyph(draw, c, _flag_mask(2 * BANNER_R - 14, False), pc.text)
+        draw_centred(draw, below, spot, font=label_font, fill=TEXT)
+        return
+    if state == "down":
+        _disc(draw, c, BANNER_R, KNOCKED)
+        _glyph(draw, c, _flag_mask(2 * BANNER_R - 14, True), mix(KNOCKED, TEXT, 0.6))
+        draw_centred(draw, below, f"{spot} down", font=label_font, fill=MUTED)
+        return
+    if planned:
+        _disc(draw, c, BANNER_R, mix(pc.fill, BACKGROUND, 0.55))
+        _ring(draw, c, BANNER_R, pc.fill, 3)
+        _glyph(draw, c, _flag_mask(2 * BANNER_R - 14, False), mix(pc.text, pc.fill, 0.3))
+        draw_centred(draw, below, f"{spot} plan", font=label_font, fill=TEXT)
+        return
+    _ring(draw, c, BANNER_R, GRID, 2)
+    draw_centred(draw, c, "?" if secret else spot, font=font(15, bold=True), fill=MUTED)
+
+
+def _odds_badge(draw: ImageDraw.ImageDraw, c, odds: dict[str, Any]) -> None:
+    """The chance that an aimed (uncalled) flick knocks the target: clean + pair."""
+    pts = odds["outcomes"]
+    _odds_tag(draw, c, f"{pts.get('clean', 0) + pts.get('pair', 0)}%")
+
+
+def _odds_tag(draw: ImageDraw.ImageDraw, c, text: str) -> None:
+    """A small yellow label above a spot: a chance, or "called"/"aim"."""
+    f = font(13, bold=True)
+    w = f.getlength(text) + 10
+    cx, cy = c
+    draw_rounded(draw, (cx - w / 2, cy - 9, cx + w / 2, cy + 9), 5, fill=HIGHLIGHT)
+    draw_centred(draw, (cx, cy), text, font=f, fill=INK)
+
+
+# --- flicks ---------------------------------------------------------------------------------------
+
+def _unit(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length
+
+
+def _landing(f: dict[str, Any], top: int) -> tuple[tuple[float, float], str | None]:
+    """Where the die of a flick came to rest (the centre of its drawn face), and a word to
+    write by it ("miss", "off").
+
+    A die that knocked something lies against the first thing it knocked, on the flicker's
+    side of it; a miss lies beside the spot it was aimed at; a die off the floor lies at the
+    floor's edge past its target; a flick at nothing lands on the middle line.
+    """
+    start = _label_xy(f["from"], top)
+    fell = list(f["fell"]) if not f["off"] else []
+    aim = f["to"]
+    if fell:
+        t = _label_xy(fell[0], top)
+        ux, uy = _unit(start, t)
+        back = _radius(_spot_of(fell[0])) + DIE / 2 - 12
+        return (t[0] - ux * back, t[1] - uy * back), None
+    t = _label_xy(aim, top) if aim else (MARGIN + board.MIDDLE_Y * SCALE, start[1])
+    ux, uy = _unit(start, t)
+    if f["off"]:
+        # on past the target to the edge of the floor
+        ks = []
+        for edge, d, o in ((MARGIN, ux, start[0]), (MARGIN + FLOOR_W, ux, start[0]),
+                           (top, uy, start[1]), (top + FLOOR_H, uy, start[1])):
+            if abs(d) > 1e-9 and (edge - o) / d > 0:
+                ks.append((edge - o) / d)
+        k = min(ks) - DIE / 2 - 4
+        return (start[0] + ux * k, start[1] + uy * k), "off"
+    if aim:
+        # beside the target, toward the middle of the floor's width
+        nx, ny = -uy, ux
+        if (t[1] + ny * 10 - (top + FLOOR_H / 2)) * ny > 0:
+            nx, ny = -nx, -ny
+        off = _radius(_spot_of(aim)) + DIE / 2 + 4
+        return (t[0] + nx * off, t[1] + ny * off), "miss"
+    return t, "miss"
+
+
+def _flick_arrows(draw: ImageDraw.ImageDraw, flicks: list[dict[str, Any]], top: int) -> None:
+    """An arrow from the flicker's Stand to the die where it landed, showing the rolled value."""
+    seen: dict[tuple[int, int], int] = {}
+    dice: list[tuple[dict[str, Any], tuple[float, float], str | None]] = []
+    for f in flicks:
+        pc = _side_colour(f["by"])
+        start = _label_xy(f["from"], top)
+        end, word = _landing(f, top)
+        key = (round(end[0]), round(end[1]))
+        dup = seen.get(key, 0)
+        seen[key] = dup + 1
+        if dup:   # the same landing twice: set the later die beside the earlier one
+            end = (end[0] + (DIE + 6) * ((dup + 1) // 2) * (1 if dup % 2 else -1), end[1])
+        ux, uy = _unit(start, end)
+        s = (start[0] + ux * (STAND_W / 2 - 6), start[1] + uy * (STAND_W / 2 - 6))
+        e = (end[0] - ux * (DIE / 2 + 5), end[1] - uy * (DIE / 2 + 5))
+        draw_arrow(draw, s, e, mix(pc.text, BACKGROUND, 0.15), 9, head=22)
+        draw_arrow(draw, s, e, pc.fill, 5, head=18)
+        dice.append((f, end, word))
+    for f, (mx, my), word in dice:
+        pc = _side_colour(f["by"])
+        box = (mx - DIE / 2, my - DIE / 2, mx + DIE / 2, my + DIE / 2)
+        draw_die(draw, box, f["value"], highlight=pc.fill)
+        if len(flicks) > 1:
+            cx, cy = box[2] + 1, box[1] - 1
+            _disc(draw, (cx, cy), 10, pc.fill)
+            draw_centred(draw, (cx, cy), str(f["number"]), font=font(12, bold=True),
+                         fill=pc.text)
+        if word:
+            below = my + DIE / 2 + 14
+            if below + 10 > top + FLOOR_H:
+                below = my - DIE / 2 - 14
+            _tag(draw, (mx, below), word, pc)
+
+
+def _tag(draw: ImageDraw.ImageDraw, centre, text: str, pc) -> None:
+    f = font(13, bold=True)
+    w = f.getlength(text) + 10
+    cx, cy = centre
+    draw_rounded(draw, (cx - w / 2, cy - 9, cx + w / 2, cy + 9), 5, fill=INK, outline=pc.fill,
+                 width=2)
+    draw_centred(draw, (cx, cy), text, font=f, fill=TEXT)
+
+
+def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], status: list[str],
+            flicks: list[dict[str, Any]], top: int) -> None:
+    y = top
+    status_font = font(17)
+    for line in status:
+        draw.text((MARGIN, y), line, font=status_font, fill=HIGHLIGHT, anchor="lt")
+        y += 24
+    if status:
+        y += 8
+    if flicks:
+        f0 = flicks[0]
+        draw.text((MARGIN, y), f"Last flicks (turn {f0['turn']}, {_who(f0['by'])}, "
+                  f"{f0['mode']})", font=font(16, bold=True), fill=MUTED, anchor="lt")
+        y += 30
+        row_font = font(17)
+        for f in flicks:
+            pc = _side_colour(f["by"])
+            draw_die(draw, (MARGIN + 4, y, MARGIN + 4 + DIE, y + DIE), f["value"],
+                     highlight=pc.fill)
+            x = MARGIN + DIE + 18
+            head = f"{f['number']}/{f['of']}"
+            draw.text((x, y + DIE / 2), head, font=font(17, bold=True), fill=TEXT, anchor="lm")
+            x += 44
+            aim = (f"Called {f['called']}" if f["called"] else
+                   (f"at {f['to']}" if f["to"] else "no target"))
+            text = f"{aim} · {_outcome_words(f)} · {_flick_words(f, short=True)}"
+            draw.text((x, y + DIE / 2), fit_text(text, row_font, WIDTH - MARGIN - x),
+                      font=row_font, fill=TEXT, anchor="lm")
+            y += FOOTER_ROW
+    supply = view.get("supply")
+    legend = (f"Customers in supply: {supply}" if supply is not None else "")
+    draw.text((MARGIN, y + 4), legend, font=font(15), fill=MUTED, anchor="lt")
+    key = "filled = standing · grey = knocked · die = value rolled"
+    draw.text((WIDTH - MARGIN, y + 4), fit_text(key, font(14), WIDTH - 2 * MARGIN - 260),
+              font=font(14), fill=MUTED, anchor="rt")
+
+
+# --- alt text -------------------------------------------------------------------------------------
+
+def _side_alt(view: dict[str, Any], seat: int) -> str:
+    s = view["sides"][seat]
+    bits = [f"{s['name']} Property Damage {s['damage']} of {LOSING}"]
+    stand = f"Stand {s['stand']}"
+    ss = s.get("super_sale") or {}
+    ssb = [f"{n} Super Sale Banner{'s' if n > 1 else ''} {how}"
+           for n, how in ((ss.get("up", 0), "up"), (ss.get("down", 0), "knocked off")) if n]
+    if ssb:
+        stand += " with " + " and ".join(ssb)
+    bits.append(stand)
+    if s["banners"]:
+        up = [sp for sp, st in s["spots"].items() if st == "up"]
+        down = [sp for sp, st in s["spots"].items() if st == "down"]
+        bits.append("banners standing " + (" ".join(up) if up else "none")
+                    + ("; knocked " + " ".join(down) if down else ""))
+    elif view["phase"] == "setup":
+        done = (view.get("setup_done") or [False, False])[seat]
+        bits.append("banners set up in secret" if done else "choosing banner spots")
+    bits.append("customers " + (" ".join(s["customers"]) if s["customers"] else "none"))
+    return "; ".join(bits) + "."
+
+
+def alt_text(view: dict[str, Any]) -> str:
+    """A short description of the picture, from the view alone."""
+    parts = [f"{view.get('title', 'Crazy Die-Man is Unbreakable!')} ({view['mode']}). "
+             f"{_subtitle(view)}."]
+    parts += [_side_alt(view, seat) for seat in (0, 1)]
+    if view.get("my_setup"):
+        parts.append("Your planned banners: " + " ".join(view["my_setup"]) + ".")
+    flicks = _latest_flicks(view)
+    if flicks:
+        parts.append("Last flicks: " + "; ".join(_flick_words(f) for f in flicks) + ".")
+    f = view.get("flick")
+    if f and f.get("report"):
+        r = f["report"]
+        parts.append(f"Report under review: rolled {r['value']}, "
+                     + ("off the floor" if r["off"] else
+                        ("fell " + ", ".join(r["fell"]) if r["fell"] else "nothing fell"))
+                     + ".")
+    if view.get("result"):
+        parts.append("Result: " + view["result"]["reason"] + ".")
+    return " ".join(parts)
+
+
+# --- the odds of one simulated flick --------------------------------------------------------------
+
+ODDS_WIDTH = 560
+ODDS_ROW = 34
+_GOOD = ("clean", "pair", "neighbour")
+
+
+def render_odds(odds: dict[str, Any], target: str | None = None, *,
+                seat: int | None = None) -> Picture:
+    """One simulated flick's chances (`odds.flick_odds` output) as a bar per outcome.
+
+    `target`: the aimed spot ("P2:F2", "middle"), for the title; `seat`: the flicker, whose
+    colour the knocking outcomes take. Bars are points per 100; the self-knock of a Super Sale
+    Banner (drawn separately) gets its own bar when it can happen.
+    """
+    pc = player_colour(seat if seat is not None else 0)
+    where = "the middle" if target in (None, "middle") else target
+    title = ("Called Shot at " if odds.get("called") else "Flick at ") + where
+    sub = ("no target: only a miss" if odds.get("band") is None
+           else f"band {odds['band']} · {odds['distance']} units from your Stand")
+    rows = [(OUTCOME_NAMES[o], int(odds["outcomes"].get(o, 0)), o) for o in OUTCOMES]
+    if odds.get("self_knock"):
+        rows.append(("Super Sale Banner off your Stand (+6)", int(odds["self_knock"]), "self"))
+    top = title_bar_height(sub) + 14
+    height = top + len(rows) * ODDS_ROW + MARGIN
+    img, draw = new_canvas(ODDS_WIDTH, height)
+    title_bar(img, title, sub)
+    label_font = font(16)
+    num_font = font(17, bold=True)
+    lx = MARGIN
+    bar_x0 = MARGIN + 190
+    bar_x1 = ODDS_WIDTH - MARGIN - 52
+    for i, (name, pts, key) in enumerate(rows):
+        y = top + i * ODDS_ROW
+        cy = y + ODDS_ROW / 2
+        colour = (pc.fill if key in _GOOD else
+                  HIGHLIGHT if key in ("customer", "self") else
+                  mix(MUTED, BACKGROUND, 0.2) if key == "miss" else mix(MUTED, PANEL, 0.5))
+        draw.text((lx, cy), fit_text(name, label_font, bar_x0 - lx - 8), font=label_font,
+                  fill=TEXT if pts else MUTED, anchor="lm")
+        draw.rectangle((bar_x0, y + 7, bar_x1 - 1, y + ODDS_ROW - 8), fill=PANEL)
+        if pts:
+            w = max(3, round((bar_x1 - bar_x0) * pts / 100))
+            draw.rectangle((bar_x0, y + 7, bar_x0 + w - 1, y + ODDS_ROW - 8), fill=colour)
+        draw.text((ODDS_WIDTH - MARGIN, cy), f"{pts}%", font=num_font,
+                  fill=TEXT if pts else MUTED, anchor="rm")
+    alt = f"{title}, {sub}: " + ", ".join(f"{n} {p}%" for n, p, _ in rows) + "."
+    return to_png(img, alt, "diemen-odds.png")
