@@ -320,7 +320,9 @@ class Tables:
                     try:
                         new = game.apply(seat, move) if move else game.resign(seat)
                     except RuleError:
-                        log.exception("timeout move %r of game %s refused", move, game_id)
+                        # not the move itself: it may be a secret choice
+                        log.exception("timeout move of seat %s in game %s refused", seat,
+                                      game_id)
                         move, new = "resign", game.resign(seat)
                     entries.append(Entry(seat, move or "resign", [e.to_json() for e in new]))
                     events.extend(new)

@@ -46,15 +46,23 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         text = f"❌ Slow down: try again in {error.retry_after:.0f} s."
     else:
         ref = error_ref()
-        log.error("unexpected error (ref %s) in %s", ref,
-                  getattr(interaction.command, "qualified_name", None) or interaction.data,
-                  exc_info=original)
+        log.error("unexpected error (ref %s) in %s", ref, where(interaction), exc_info=original)
         text = (f"Something went wrong on our side (ref {ref}). The game is safe: look in the "
                 "game thread to see whether your action went through.")
     try:
         await reply(interaction, text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message to %s", interaction.user.id)
+
+
+def where(interaction: discord.Interaction) -> str:
+    """What was used, for the log, without what was chosen: a component's custom_id and values
+    can hold a secret move, so only its kind and game id are kept."""
+    command = getattr(interaction.command, "qualified_name", None)
+    if command:
+        return f"/{command}"
+    custom_id = str((interaction.data or {}).get("custom_id", "?"))
+    return "component " + ":".join(custom_id.split(":")[:2])
 
 
 async def on_tree_error(interaction: discord.Interaction,

@@ -202,4 +202,5 @@ async def test_unexpected_errors_get_a_reference(fake, world, monkeypatch, caplo
     assert reply.ephemeral and "Something went wrong" in reply.content
     assert "tails" not in reply.content
     ref = reply.content.split("ref ")[1].split(")")[0]
-    assert any(ref in rec.getMessage() for rec in caplog.records)
+    [logged] = [rec.getMessage() for rec in caplog.records if ref in rec.getMessage()]
+    assert "/coinflip move" in logged and "call heads" not in logged  # the move stays private
