@@ -1,0 +1,64 @@
+"""How long a Death by Dice board takes to draw, canvas to PNG bytes (no assertions).
+
+Cases: a duel mid-combat with a finished attack (two boards, arrows, the attack strip), and a
+six-player free-for-all (six boards, the largest picture), plus the roster card. Views come
+from seeded random play through the real engine. One warm-up call first: the first render
+loads fonts and fills the shape caches, a once-per-process cost.
+
+Run: `.venv/bin/python -m bench.render_deathbydice`.
+"""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from typing import Any, Callable
+
+from bot.engine.core import CHANCE
+from bot.engine.deathbydice import GAME
+from rendering.deathbydice import render, render_roster
+
+ROUNDS = 20
+
+
+def _view(players: int, options: dict[str, Any], seed: int, turns: int) -> dict[str, Any]:
+    """A public view after random legal play reaches `turns` turns with an attack behind it."""
+    rng = random.Random(seed)
+    g = GAME.new(players, options)
+    while g.result is None and not (g.turn >= turns and g.last_attack is not None
+                                    and g.stage == "declare"):
+        actors = g.actors()
+        if CHANCE in actors:
+            g.apply(CHANCE, g.chance().sample(rng))
+        else:
+            actor = rng.choice(actors)
+            g.apply(actor, rng.choice(g.legal(actor)))
+    return g.view(None)
+
+
+def _median_ms(fn: Callable[[], Any], rounds: int) -> float:
+    fn()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 2)
+
+
+def bench(rounds: int = ROUNDS) -> dict[str, float]:
+    duel = _view(2, {}, 3, 4)
+    six = _view(6, {"best_of": 1}, 5, 4)
+    return {
+        "deathbydice board render ms (median)": _median_ms(lambda: render(duel), rounds),
+        "deathbydice board PNG KB": round(len(render(duel).png) / 1024, 1),
+        "deathbydice 6-board render ms (median)": _median_ms(lambda: render(six), rounds),
+        "deathbydice 6-board PNG KB": round(len(render(six).png) / 1024, 1),
+        "deathbydice roster render ms (median)": _median_ms(render_roster, rounds),
+        "deathbydice roster PNG KB": round(len(render_roster().png) / 1024, 1),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench(), indent=2))
