@@ -74,15 +74,22 @@ class GameCog(commands.GroupCog):
         self.engine: type[Game] = load(self.KIND)
         super().__init__()
 
+    # The game's own persistent components (DynamicItem classes), registered with the cog.
+    DYNAMIC_ITEMS: ClassVar[tuple[type[discord.ui.DynamicItem], ...]] = ()
+
     async def cog_load(self) -> None:
         self.bot.tables.listeners[self.KIND] = self
         if not hasattr(self.bot, "game_cogs"):
             self.bot.game_cogs = {}
         self.bot.game_cogs[self.KIND] = self
+        if self.DYNAMIC_ITEMS:
+            self.bot.add_dynamic_items(*self.DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
         self.bot.tables.listeners.pop(self.KIND, None)
         self.bot.game_cogs.pop(self.KIND, None)
+        if self.DYNAMIC_ITEMS:
+            self.bot.remove_dynamic_items(*self.DYNAMIC_ITEMS)
 
     # ---- hooks a game cog may refine ------------------------------------------------------------
     async def prepare_options(self, options: dict[str, Any], players: list[int]) -> dict[str, Any]:
@@ -93,7 +100,8 @@ class GameCog(commands.GroupCog):
     def is_secret(self, game: Game, seat: int) -> bool:
         """Is `seat`'s next move a secret one (made in the panel)?"""
         humans = [a for a in game.actors() if a != CHANCE]
-        phase = game.view(None).get("phase")
+        view = game.view(None)
+        phase = view.get("phase", view.get("stage"))
         return phase in self.SECRET_PHASES or len(humans) > 1
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
@@ -199,7 +207,9 @@ class GameCog(commands.GroupCog):
 
     # ---- the table's listener ----------------------------------------------------------------
     def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
-        return self.VOTE_SECONDS if self.wants_vote(row, game, chance) else None
+        if not self.wants_vote(row, game, chance):
+            return None
+        return int(game.options.get("vote_seconds", self.VOTE_SECONDS))
 
     async def vote_result(self, row: GameRow, game: Game, rng: random.Random) -> str:
         chance = game.chance()
@@ -231,6 +241,11 @@ class GameCog(commands.GroupCog):
             names = ", ".join(f"player {i + 1}: {mention(u)}" for i, u in enumerate(row.players))
             lines.insert(0, f"🎲 **{self.engine.TITLE}** — game #{row.id} ({names})")
         outcome = game.outcome()
+        if played.cause == "move" and not public and outcome is None:
+            # A secret step with nothing public to say: posting "waiting for…" would tell
+            # everyone when, and how often, someone acted in secret.
+            await self._send_private(row, game, played)
+            return
         status = self.status_line(row, game)
         if status:
             lines.append(status)
@@ -328,9 +343,22 @@ class GameCog(commands.GroupCog):
                         f"{mention(uid)}, I can't send you direct messages, so your secret "
                         "panel is here (only you will see it):",
                         view=view_of(PanelButton(row.id)))
+        for seat_key, last in list(panels.items()):
+            if int(seat_key) not in needs_panel and int(seat_key) not in private:
+                # Nothing left to choose: retire the old panel's buttons so they can't be
+                # pressed into an "earlier moment" refusal.
+                if "message" in last:
+                    await self._edit_dm(last, Panel(await self._retired_text(row, game,
+                                                                             int(seat_key))))
+                del panels[seat_key]
         if panels != row.extra.get("panels", {}) or closed != set(row.extra.get("dm_closed", [])):
             row.extra = await self.bot.store.update_extra(row.id, panels=panels,
                                                           dm_closed=sorted(closed))
+
+    async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
+        return (f"**{self.engine.TITLE} — game #{row.id}** (you are player {seat + 1})\n"
+                f"```\n{game.text(seat)}\n```\nDone here for now; the game goes on in its "
+                "thread.")
 
     async def _edit_dm(self, last: dict[str, Any], panel: Panel) -> bool:
         if "message" not in last:
@@ -358,10 +386,12 @@ class GameCog(commands.GroupCog):
         topic = f"v{row.version}"
         buttons = [VoteButton(row.id, topic, tok, label)
                    for tok, label in self.vote_choices(row, game, chance)]
-        await channel.send(f"🗳️ {self.vote_topic_text(row, game)} Vote below; voting closes "
-                           f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for "
-                           "themselves; a tie is settled by a die.", view=view_of(*buttons))
-        row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version)
+        msg = await channel.send(
+            f"🗳️ {self.vote_topic_text(row, game)} Vote below; voting closes "
+            f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for themselves; a tie "
+            "is settled by a die.", view=view_of(*buttons))
+        row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version,
+                                                      vote_message=msg.id)
 
     # ---- component callbacks (from bot.ui) ---------------------------------------------------
     async def on_move_component(self, interaction: discord.Interaction, game_id: int,

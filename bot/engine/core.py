@@ -325,7 +325,8 @@ class Game:
     def waiting_text(self, current: list[Actor] | None = None) -> str:
         current = self._actors() if current is None else current
         if CHANCE in current:
-            return "It is not your move: the dice are being rolled."
+            return ("It is not your move right now: the referee is waiting for a roll or for "
+                    "the crowd's vote.")
         names = ", ".join(f"player {p + 1}" for p in current)
         return f"It is not your move: waiting for {names}."
 

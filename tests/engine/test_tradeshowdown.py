@@ -722,7 +722,7 @@ def test_bad_input_errors_and_state_unchanged():
     with pytest.raises(NotYourTurnError):
         g.apply(CHANCE, "roll 1")
     play(g, (0, "dice d4 d4 d6 d8 d8 d10"), (1, "dice d6 d8 d10 d10"))
-    with pytest.raises(NotYourTurnError, match="dice are being rolled"):
+    with pytest.raises(NotYourTurnError, match="waiting for a roll"):
         g.apply(0, "dice d4")
     g.apply(CHANCE, "roll 1 4 6 8 8 8 6 6 8 0")
     with pytest.raises(NotYourTurnError, match="waiting for player 2"):

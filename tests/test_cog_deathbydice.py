@@ -1,0 +1,558 @@
+"""Death by Dice through the offline Discord harness: challenge → secret set-up in DMs →
+attacks, defenses, specials and discards from the turn messages → the result. Plus the roster,
+character picks at open tables, the commands' errors, and the set-up's secrecy."""
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from PIL import Image
+
+from bot.engine.deathbydice import DeathByDice
+from rendering.deathbydice import render
+from test_lobby_flow import challenge_buttons
+
+KIND = "deathbydice"
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch):
+    """Every game's secret dice seed is the same, so each run plays the same dice."""
+    monkeypatch.setattr("bot.tables.secrets.token_hex", lambda n=16: "5eed" * (n // 2))
+
+
+def users(world):
+    return {u.id: u for u in (world.alice, world.bob, world.carol)}
+
+
+def ephemeral(new):
+    return [r for r in new if r.ephemeral]
+
+
+async def game_of(fake, row):
+    row = await fake.bot.store.get_game(row.id)
+    return row, DeathByDice.from_json(row.state)
+
+
+def thread_messages(fake, row):
+    return fake.messages_in(row.thread_id)
+
+
+def thread_text(fake, row) -> str:
+    return "\n".join(m.text() + "\n" + "\n".join(f.description or "" for f in m.files)
+                     for m in thread_messages(fake, row))
+
+
+def assert_png(sent_file):
+    assert sent_file.description, "every picture carries alt text"
+    with Image.open(io.BytesIO(sent_file.data)) as img:
+        img.verify()
+    assert sent_file.filename.endswith(".png")
+
+
+async def challenge(fake, world, **options):
+    options.setdefault("character", "Malice")
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} challenge", user=world.alice,
+                                 channel=world.games, opponent=world.bob, **options))
+    return [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+
+
+async def start(fake, world, **options):
+    msg = await challenge(fake, world, **options)
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    return (await fake.bot.store.active_games())[-1]
+
+
+def panel_of(fake, user, row=None):
+    """The user's newest secret panel: in DMs, else the newest ephemeral one they got."""
+    found = [m for m in fake.dms_to(user) if any(c.startswith(("dbs:", "mv:"))
+                                                 for c in m.custom_ids)]
+    if row is not None:
+        found += [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+                  if m.audience == user.id and any(c.startswith("dbs:") for c in m.custom_ids)]
+    return found[-1] if found else None
+
+
+async def confirm_setup(fake, user, row, choice=0):
+    """Arrange with the panel's select (if any), then press Confirm."""
+    panel = panel_of(fake, user, row)
+    select = next((c for c in panel.custom_ids if c.startswith("dbs:")), None)
+    if select is not None:
+        options = next(c for c in panel.components() if c.get("custom_id") == select)["options"]
+        value = options[choice % len(options)]["value"]
+        await fake.invoke(fake.select(panel, select, [value], user=user))
+        panel = fake.messages[panel.id]
+        assert "Confirm" in panel.text() and "press Confirm" in panel.content
+    confirm = next(c for c in panel.custom_ids if c.startswith("mv:") and ":setup" in c)
+    return await fake.invoke(fake.click(panel, confirm, user=user))
+
+
+async def set_up_everyone(fake, world, row):
+    _, game = await game_of(fake, row)
+    for seat in sorted(set(game.actors())):
+        await confirm_setup(fake, users(world)[row.players[seat]], row)
+
+
+async def take_turn(fake, world, row, rng):
+    """The acting player makes one choice through the turn message's components."""
+    row, game = await game_of(fake, row)
+    if game.view(None)["stage"] == "setup":   # a new combat, or equal totals: set up again
+        await set_up_everyone(fake, world, row)
+        return "setup"
+    [seat] = game.actors()
+    user = users(world)[row.players[seat]]
+    turn = fake.messages[row.extra["turn_message"]]
+    ids = turn.custom_ids
+    group = next((c for c in ids if c.startswith("dba:")), None)
+    select = next((c for c in ids if c.startswith("ms:")), None)
+    buttons = [c for c in ids if c.startswith("mv:")]
+    if group is not None and rng.random() < 0.8:
+        options = next(c for c in turn.components() if c.get("custom_id") == group)["options"]
+        new = await fake.invoke(fake.select(turn, group, [rng.choice(options)["value"]],
+                                            user=user))
+        [answer] = ephemeral(new)
+        assert "choose the die you attack" in answer.content
+        offer = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+                 if m.audience == user.id][-1]
+        targets = [c for c in offer.custom_ids if c.startswith(("mv:", "ms:"))]
+        if targets[0].startswith("mv:"):
+            await fake.invoke(fake.click(offer, rng.choice(targets), user=user))
+        else:
+            options = next(c for c in offer.components()
+                           if c.get("custom_id") == targets[0])["options"]
+            await fake.invoke(fake.select(offer, targets[0], [rng.choice(options)["value"]],
+                                          user=user))
+        return "attack"
+    if select is not None and (not buttons or rng.random() < 0.7):
+        options = next(c for c in turn.components() if c.get("custom_id") == select)["options"]
+        await fake.invoke(fake.select(turn, select, [rng.choice(options)["value"]], user=user))
+        return "select"
+    if buttons:
+        await fake.invoke(fake.click(turn, rng.choice(buttons), user=user))
+        return "button"
+    # only the attack groups and a special: use the group select after all
+    move = rng.choice([m for m in game.legal(seat)])
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=user,
+                                 channel=fake.channels[row.thread_id], move=move))
+    return "typed"
+
+
+async def play_out(fake, world, row, rng, limit=400):
+    kinds = []
+    for _ in range(limit):
+        current = await fake.bot.store.get_game(row.id)
+        if current.status != "active":
+            return kinds
+        kinds.append(await take_turn(fake, world, row, rng))
+    raise AssertionError("the game did not end")
+
+
+# --- the whole match --------------------------------------------------------------------------
+
+async def test_whole_single_combat_match(fake, world):
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    assert row.options["characters"] == "Malice,Mayhem" and row.options["best_of"] == 1
+    text = thread_text(fake, row)
+    assert "Death by Dice" in text and "set-up dice are rolled in secret" in text
+    assert "@1 Malice" in text and "@2 Mayhem" in text
+    await set_up_everyone(fake, world, row)
+    text = thread_text(fake, row)
+    assert "goes first" in text and "set up:" in text
+    kinds = await play_out(fake, world, row, random.Random(3))
+    assert "attack" in kinds or "select" in kinds
+    row, game = await game_of(fake, row)
+    assert row.status == "finished" and game.outcome() is not None
+    assert sum(len(m.files) for m in thread_messages(fake, row)) >= 3
+    last = thread_messages(fake, row)[-1]
+    assert ("wins" in last.content or "Draw" in last.content) and last.custom_ids == []
+    for m in thread_messages(fake, row):
+        for f in m.files:
+            assert_png(f)
+    # every move the table recorded came from a button, a select or a command of ours
+    entries = await fake.bot.store.entries(row.id)
+    assert any(move.startswith("attack") for _, move in entries)
+
+
+async def test_best_of_three_starts_and_runs_into_combat_two(fake, world):
+    row = await start(fake, world, character="Knuckles", opponent_character="Lucky Lou")
+    assert row.options == {"characters": "Knuckles,Lucky Lou", "best_of": 3, "mode": "duel"}
+    text = thread_text(fake, row)
+    assert "best of 3" in text
+    await set_up_everyone(fake, world, row)
+    rng = random.Random(5)
+    for _ in range(300):
+        row, game = await game_of(fake, row)
+        if game.view(None)["combat"] > 1 or row.status != "active":
+            break
+        await take_turn(fake, world, row, rng)
+    row, game = await game_of(fake, row)
+    assert game.view(None)["combat"] == 2 and row.status == "active"
+    assert "Combat 1 is over" in thread_text(fake, row)
+    # the new combat's set-up is secret again, and each player got a fresh panel
+    assert game.view(None)["stage"] == "setup"
+    for user in (world.alice, world.bob):
+        assert "combat 2" in panel_of(fake, user).content
+
+
+# --- the secret set-up ------------------------------------------------------------------------
+
+async def test_setup_is_secret_until_everyone_confirms(fake, world):
+    row = await start(fake, world, opponent_character="Madame Vex", best_of=1)
+    _, game = await game_of(fake, row)
+    secret = {}
+    for seat, user in ((0, world.alice), (1, world.bob)):
+        you = game.view(seat)["you"]["setup"][0]
+        secret[seat] = [r["value"] for r in you["rolled"]]
+        panel = panel_of(fake, user)
+        assert "only you see it" in panel.content and panel.files
+        assert_png(panel.files[0])
+        # the owner sees their own values, by die size
+        for value in secret[seat]:
+            assert str(value) in panel.content
+    moves_a = game.legal(0)
+    await confirm_setup(fake, world.alice, row)
+    row, game = await game_of(fake, row)
+    assert game.view(None)["stage"] == "setup"  # Bob has not confirmed yet
+    text = thread_text(fake, row)
+    assert "Malice is set up (secret until everyone is)" in text
+    for move in moves_a + game.legal(1):
+        body = move.split(" ", 1)[1]          # "STR=5 AGI=2 ...": no arrangement shows
+        assert body not in text
+    for seat in (0, 1):                       # no die with a value, the way boards show them
+        f = game.fighters[seat]
+        for a, size in f["dice"].items():
+            for v in secret[seat]:
+                assert f"{a} d{size}{f['colours'][a]} {v}" not in text
+    assert "Your set-up" not in text and "rolled —" not in text and "set up:" not in text
+    # the public picture is exactly the public view's picture (no values: "?" dice)
+    public = [f for m in thread_messages(fake, row) for f in m.files][-1]
+    assert public.data == render(game.view(None)).png
+    assert "?" in public.description
+    # Alice's confirmation went to her alone, and her old panel lost its buttons
+    assert any("Your set-up for @1 Malice" in m.content for m in fake.dms_to(world.alice))
+    assert not any(c.startswith("dbs:") for m in fake.dms_to(world.alice) for c in m.custom_ids)
+    await confirm_setup(fake, world.bob, row)
+    text = thread_text(fake, row)
+    assert "@1 Malice set up:" in text and "@2 Madame Vex set up:" in text
+
+
+async def test_setup_preview_is_refused_when_stale(fake, world):
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    panel = panel_of(fake, world.bob)
+    select = next(c for c in panel.custom_ids if c.startswith("dbs:"))
+    options = next(c for c in panel.components() if c.get("custom_id") == select)["options"]
+    payload = fake.select(panel, select, [options[0]["value"]], user=world.bob)
+    await confirm_setup(fake, world.bob, row)
+    new = await fake.invoke(payload)
+    assert "earlier moment" in ephemeral(new)[0].content
+
+
+async def test_closed_dms_setup_through_the_ephemeral_panel(fake, world):
+    fake.close_dms(world.bob)
+    row = await start(fake, world, opponent_character="The Accountant", best_of=1)
+    assert fake.dms_to(world.bob) == []
+    [fallback] = [m for m in thread_messages(fake, row)
+                  if any(c.startswith("pn:") for c in m.custom_ids)]
+    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.bob))
+    [panel] = ephemeral(new)
+    assert "only you see it" in panel.content
+    await confirm_setup(fake, world.bob, row)
+    _, game = await game_of(fake, row)
+    assert game.view(None)["fighters"][1]["ready"] is True
+    # nothing of Bob's roll reached a channel message anyone else can see
+    assert "Your set-up" not in thread_text(fake, row)
+    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.carol))
+    assert "players of this game only" in ephemeral(new)[0].content
+
+
+# --- turns: attacks, defenses, who may click ----------------------------------------------------
+
+async def advance_to(fake, world, row, stage, rng, limit=200):
+    for _ in range(limit):
+        row, game = await game_of(fake, row)
+        if row.status != "active":
+            return None
+        if game.view(None)["stage"] == stage:
+            return row
+        await take_turn(fake, world, row, rng)
+    return None
+
+
+async def test_defend_prompt_only_the_defender_may_click(fake, world):
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    await set_up_everyone(fake, world, row)
+    found = await advance_to(fake, world, row, "defend", random.Random(11))
+    assert found is not None, "no defense was ever possible"
+    row, game = await game_of(fake, found)
+    [defender] = game.actors()
+    attacker = 1 - defender
+    turn = fake.messages[row.extra["turn_message"]]
+    buttons = [c for c in turn.custom_ids if c.startswith("mv:")]
+    assert {c.split(":", 3)[3] for c in buttons} == set(game.legal(defender))
+    assert any(":defend none" in c for c in buttons)
+    assert "No answer" in turn.content and "= no defense" in turn.content
+    assert users(world)[row.players[defender]].mention in turn.content
+    none = next(c for c in buttons if c.endswith(":defend none"))
+    new = await fake.invoke(fake.click(turn, none, user=users(world)[row.players[attacker]]))
+    [refusal] = ephemeral(new)
+    assert "not you" in refusal.content and "defender" in refusal.content
+    new = await fake.invoke(fake.click(turn, none, user=world.carol))
+    assert "not playing" in ephemeral(new)[0].content
+    assert (await fake.bot.store.get_game(row.id)).version == row.version
+    other = [c for c in buttons if not c.endswith(":defend none")][0]
+    await fake.invoke(fake.click(turn, other, user=users(world)[row.players[defender]]))
+    row2, game2 = await game_of(fake, row)
+    assert row2.version > row.version
+    assert game2.view(None)["last_attack"]["defense"] is not None or \
+        game2.view(None)["attack"] is not None
+    # the stale defend buttons are gone from the old turn message
+    assert fake.messages[turn.id].custom_ids == []
+
+
+async def test_defend_timeout_is_no_defense(fake, world):
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    await set_up_everyone(fake, world, row)
+    found = await advance_to(fake, world, row, "defend", random.Random(11))
+    row, game = await game_of(fake, found)
+    await fake.bot.tables.expire(row.id, row.version)
+    await fake.settle()
+    assert "does not defend" in thread_text(fake, row)
+    assert "Time ran out" in thread_text(fake, row)
+
+
+async def test_attack_command_with_autocomplete_and_errors(fake, world):
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    await set_up_everyone(fake, world, row)
+    row, game = await game_of(fake, row)
+    [seat] = game.actors()
+    me, other = users(world)[row.players[seat]], users(world)[row.players[1 - seat]]
+    thread = fake.channels[row.thread_id]
+    legal = [m for m in game.legal(seat) if m.startswith("attack")]
+    # dice: only what the chosen type allows
+    payload = fake.autocomplete(fake.bot, f"{KIND} attack", user=me, channel=thread,
+                                focused="dice", type="boosted", dice="")
+    await fake.invoke(payload)
+    offered = [c["value"] for c in fake.autocomplete_choices(payload)]
+    assert offered and set(offered) == {m.split()[2] for m in legal
+                                        if m.startswith("attack boosted")}
+    dice = offered[0]
+    payload = fake.autocomplete(fake.bot, f"{KIND} attack", user=me, channel=thread,
+                                focused="target", type="boosted", dice=dice, target="")
+    await fake.invoke(payload)
+    targets = [c["value"] for c in fake.autocomplete_choices(payload)]
+    assert set(targets) == {m.split()[4] for m in legal
+                            if m.startswith(f"attack boosted {dice} ->")}
+    # the other player gets no suggestions: it is not their move
+    payload = fake.autocomplete(fake.bot, f"{KIND} attack", user=other, channel=thread,
+                                focused="dice", type="ability", dice="")
+    await fake.invoke(payload)
+    assert fake.autocomplete_choices(payload) == []
+    # errors, all ephemeral, in the rule's own words
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} attack", user=other, channel=thread,
+                                       type="ability", dice="STR", target=f"@{seat + 1}:STR"))
+    assert "not your move" in ephemeral(new)[-1].content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} attack", user=me, channel=thread,
+                                       type="ability", dice="STR FOR",
+                                       target=f"@{2 - seat}:STR"))
+    assert "Ability Attack rolls one die" in ephemeral(new)[-1].content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} attack", user=me, channel=thread,
+                                       type="complex", dice="STR+FOR", target="@9:STR"))
+    assert "not a player" in ephemeral(new)[-1].content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} attack", user=world.carol,
+                                       channel=thread, type="ability", dice="STR",
+                                       target="@2:STR"))
+    assert "not playing in this game" in ephemeral(new)[-1].content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} defend", user=me, channel=thread,
+                                       defense="attack ability STR -> @2:STR"))
+    assert "Choose a defense" in ephemeral(new)[-1].content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} defend", user=me, channel=thread,
+                                       defense="defend none"))
+    assert "not possible now" in ephemeral(new)[-1].content
+    assert (await fake.bot.store.get_game(row.id)).version == row.version
+    # and a legal one, typed the human way (lower case, spaces for +)
+    kind, dice, target = legal[-1].split()[1], legal[-1].split()[2], legal[-1].split()[4]
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} attack", user=me, channel=thread,
+                                       type=kind, dice=dice.lower().replace("+", " "),
+                                       target=target))
+    assert "✅" in ephemeral(new)[-1].content
+    assert "declares" in thread_text(fake, row)
+
+
+async def test_attack_group_select_refuses_the_other_player(fake, world):
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    await set_up_everyone(fake, world, row)
+    row, game = await game_of(fake, row)
+    [seat] = game.actors()
+    turn = fake.messages[row.extra["turn_message"]]
+    control = next(c for c in turn.custom_ids if c.startswith(("dba:", "ms:")))
+    options = next(c for c in turn.components() if c.get("custom_id") == control)["options"]
+    other = users(world)[row.players[1 - seat]]
+    new = await fake.invoke(fake.select(turn, control, [options[0]["value"]], user=other))
+    assert "not you" in ephemeral(new)[0].content and "attacker" in ephemeral(new)[0].content
+    new = await fake.invoke(fake.select(turn, control, [options[0]["value"]], user=world.carol))
+    assert "not playing" in ephemeral(new)[0].content
+    assert (await fake.bot.store.get_game(row.id)).version == row.version
+
+
+# --- characters, challenges, open tables ---------------------------------------------------------
+
+async def test_characters_command_shows_the_roster(fake, world):
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} characters", user=world.carol,
+                                       channel=world.games))
+    [answer] = [r for r in new if r.files]
+    assert answer.ephemeral
+    body = json.dumps(answer.json)
+    for name in ("Malice", "Mayhem", "The Accountant", "Knuckles", "Lucky Lou", "Madame Vex"):
+        assert name in body
+    assert "Cheap Shot" in body and "d12 B" in body
+    msg = fake.messages_in(world.games, include_ephemeral=True)[-1]
+    assert_png(msg.files[0])
+    assert "Malice: STR d8 red" in msg.files[0].description
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} characters", user=world.carol,
+                                 channel=world.games, public=True))
+    assert not fake.messages_in(world.games)[-1].ephemeral
+
+
+async def test_challenge_without_opponent_character_and_a_pick(fake, world):
+    msg = await challenge(fake, world, character="Knuckles")
+    note = fake.messages_in(world.games)[-1]
+    assert "/deathbydice pick" in note.content and "**Malice**" in note.content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} pick", user=world.bob,
+                                       channel=world.games, character="Knuckles"))
+    assert "will play **Knuckles**" in new[-1].content and not new[-1].ephemeral
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    row = (await fake.bot.store.active_games())[-1]
+    assert row.options["characters"] == "Knuckles,Knuckles"  # a mirror match is allowed
+
+
+async def test_challenge_defaults_the_opponent_to_the_first_free_character(fake, world):
+    row = await start(fake, world, character="Malice")
+    assert row.options["characters"] == "Malice,Mayhem"
+
+
+async def test_open_table_three_players_picks_and_defaults(fake, world):
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
+                                 channel=world.games, character="Madame Vex", best_of=1))
+    table = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    note = fake.messages_in(world.games)[-1]
+    assert "first free one in roster order" in note.content
+    ids = challenge_buttons(table)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} pick", user=world.bob,
+                                       channel=world.games, character="Lucky Lou"))
+    assert "not at an open Death by Dice table" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(table, ids["join"], user=world.bob))
+    await fake.invoke(fake.click(table, ids["join"], user=world.carol))
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} pick", user=world.bob,
+                                 channel=world.games, character="Lucky Lou"))
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} pick", user=world.alice,
+                                       channel=world.games, character="Lucky Lou"))
+    assert "cancel it and open a new one" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(table, ids["start"], user=world.alice))
+    row = (await fake.bot.store.active_games())[-1]
+    assert row.options["characters"] == "Madame Vex,Lucky Lou,Malice"
+    text = thread_text(fake, row)
+    assert "@3 Malice" in text and world.carol.mention in text
+    await set_up_everyone(fake, world, row)
+    kinds = await play_out(fake, world, row, random.Random(1))
+    assert (await fake.bot.store.get_game(row.id)).status == "finished" and kinds
+
+
+async def test_open_boss_table_for_two(fake, world):
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
+                                 channel=world.games, character="Mayhem", mode="boss",
+                                 best_of=1))
+    table = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    assert "Boss" in fake.messages_in(world.games)[-1].content
+    ids = challenge_buttons(table)
+    await fake.invoke(fake.click(table, ids["join"], user=world.bob))
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} pick", user=world.bob,
+                                 channel=world.games, character="Knuckles"))
+    await fake.invoke(fake.click(table, ids["start"], user=world.alice))
+    row = (await fake.bot.store.active_games())[-1]
+    assert row.options["characters"] == "Mayhem,Knuckles,Malice"
+    assert row.options["mode"] == "boss"
+    # Bob runs both Minions: his panel sets them up one after the other
+    await confirm_setup(fake, world.bob, row)
+    _, game = await game_of(fake, row)
+    assert 1 in game.actors()
+    assert "@2.2" in panel_of(fake, world.bob).content
+    await set_up_everyone(fake, world, row)
+    _, game = await game_of(fake, row)
+    assert game.view(None)["stage"] != "setup"
+
+
+async def test_challenge_errors(fake, world):
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} challenge", user=world.alice,
+                                       channel=world.games, opponent=world.alice,
+                                       character="Malice"))
+    assert "yourself" in ephemeral(new)[0].content
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} challenge", user=world.alice,
+                                       channel=world.games, opponent=world.robot,
+                                       character="Malice"))
+    assert "Bots" in ephemeral(new)[0].content
+    assert not any(m.custom_ids for m in fake.messages_in(world.games))
+
+
+# --- scripted dice: the two-step attack menu, a special's button, the discard select ----------
+
+class ScriptedDice:
+    """Stands in for the table's RNG: answers each die with the next scripted value."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def choice(self, options):
+        value = str(self.values.pop(0))
+        assert value in options, (value, options)
+        return value
+
+
+async def test_attack_menu_cheap_shot_button_and_discard_select(fake, world, monkeypatch):
+    dice = ScriptedDice([1, 1, 1, 1, 1,          # Malice's set-up: total 5, she goes first
+                         12, 8, 8, 8, 10,        # Mayhem's set-up
+                         1, 2])                  # Malice's Complex Attack: STR 1 + FOR 2
+    monkeypatch.setattr("bot.tables.chance_rng", lambda *a, **k: dice)
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    await set_up_everyone(fake, world, row)
+    row, game = await game_of(fake, row)
+    assert game.actors() == [0] and len(game.legal(0)) > 25
+    turn = fake.messages[row.extra["turn_message"]]
+    # Malice's special is a button; her attacks (too many for one list) come in two steps
+    assert f"mv:{row.id}:{row.version}:special cheap-shot" in turn.custom_ids
+    assert "Cheap Shot: this turn's Boosted Attack adds +4" in turn.text()
+    group = next(c for c in turn.custom_ids if c.startswith("dba:"))
+    options = {o["value"]: o["label"] for o in next(
+        c for c in turn.components() if c.get("custom_id") == group)["options"]}
+    assert options["complex STR+FOR"] == "Complex · STR+FOR (d8+d10 summed)"
+    assert options["boosted AGI+STR"] == "Boosted · AGI d6 (1) +2 from STR"
+    new = await fake.invoke(fake.select(turn, group, ["complex STR+FOR"], user=world.alice))
+    [offer_reply] = ephemeral(new)
+    offer = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+             if m.audience == world.alice.id][-1]
+    assert {c.split(":", 3)[3] for c in offer.custom_ids} == {
+        m for m in game.legal(0) if m.startswith("attack complex STR+FOR ->")}
+    assert "@2 Mayhem · STR d12 (12)" in offer.text()
+    await fake.invoke(fake.click(offer, f"mv:{row.id}:{row.version}:attack complex STR+FOR "
+                                        "-> @2:STR", user=world.alice))
+    assert fake.messages[offer.id].custom_ids == []      # the offer is retired once used
+    # Mayhem may defend STR (AGI and LUCK are next to it): he declines with his button
+    row, game = await game_of(fake, row)
+    turn = fake.messages[row.extra["turn_message"]]
+    await fake.invoke(fake.click(turn, f"mv:{row.id}:{row.version}:defend none",
+                                 user=world.bob))
+    # 1 + 2 = 3 against 12: lost without doubles, so Malice chooses the die she gives up
+    row, game = await game_of(fake, row)
+    assert game.view(None)["stage"] == "discard"
+    turn = fake.messages[row.extra["turn_message"]]
+    select = next(c for c in turn.custom_ids if c.startswith("ms:"))
+    labels = {o["value"]: o["label"] for o in next(
+        c for c in turn.components() if c.get("custom_id") == select)["options"]}
+    assert labels == {"discard STR": "Discard STR 1", "discard FOR": "Discard FOR 2"}
+    new = await fake.invoke(fake.select(turn, select, ["discard FOR"], user=world.bob))
+    assert "not you" in ephemeral(new)[0].content
+    await fake.invoke(fake.select(turn, select, ["discard FOR"], user=world.alice))
+    assert "@1 Malice discards FOR" in thread_text(fake, row)
+    row, game = await game_of(fake, row)
+    assert game.view(None)["stage"] == "declare" and game.actors() == [1]

@@ -1,0 +1,797 @@
+"""Crazy Die-Man in Discord, through discord.py's real parsing (tests/fakediscord.py): the secret
+banner set-up, the Stand Cry vote, simulated flicks (odds first, then Flick!), physical reports
+with Accept/Dispute, mode switches, Reposition, errors, and a whole game with commands and
+buttons."""
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+import bot.tables
+from bot.engine.diemen import DieMen, board
+from bot.engine.diemen.odds import flick_odds, odds_text
+from fakediscord import RefusedPayload
+
+EPHEMERAL = 64
+A_SPOTS = ["F1", "F2", "B1", "B2"]
+B_SPOTS = ["F2", "F3", "B2", "B3"]
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def fixed_dice(monkeypatch):
+    """Reproducible chance: the table's rolls depend on the version only, not a random seed."""
+    monkeypatch.setattr(bot.tables, "chance_rng",
+                        lambda seed, version, purpose="roll": random.Random(
+                            f"diemen-test:{version}:{purpose}"))
+
+
+def users(world):
+    return [world.alice, world.bob]
+
+
+async def challenge(fake, world, **options):
+    await fake.invoke(fake.slash(fake.bot, "diemen challenge", user=world.alice,
+                                 channel=world.games, opponent=world.bob, **options))
+    msg = fake.messages_in(world.games)[-1]
+    accept = next(c for c in msg.custom_ids if c.endswith(":accept"))
+    await fake.invoke(fake.click(msg, accept, user=world.bob))
+    return (await fake.bot.store.active_games())[-1]
+
+
+def thread_of(fake, row):
+    return fake.channels[row.thread_id]
+
+
+def thread_text(fake, row) -> str:
+    return "\n".join(m.text() for m in fake.messages_in(row.thread_id))
+
+
+def panel_of(fake, user, prefix="dmb:"):
+    return [m for m in fake.dms_to(user) if any(c.startswith(prefix) for c in m.custom_ids)][-1]
+
+
+async def set_banners(fake, user, spots, message=None):
+    panel = message or panel_of(fake, user)
+    cid = next(c for c in panel.custom_ids if c.startswith("dmb:"))
+    return await fake.invoke(fake.select(panel, cid, spots, user=user))
+
+
+async def state(fake, row):
+    return await fake.bot.tables.load(row.id)
+
+
+def vote_message(fake, row):
+    return [m for m in fake.messages_in(row.thread_id)
+            if any(c.startswith("vt:") for c in m.custom_ids)][-1]
+
+
+async def close_vote(fake, row):
+    fresh = await fake.bot.store.get_game(row.id)
+    assert fresh.deadline_kind == "vote"
+    await fake.bot.tables.expire(row.id, fresh.version)
+    await fake.settle()
+
+
+async def ready(fake, world, mode="simulated", first=0, a=A_SPOTS, b=B_SPOTS, **options):
+    """Challenge, accept, both set-ups, the crowd (carol) votes for `first`; P`first+1` to move."""
+    row = await challenge(fake, world, mode=mode, **options)
+    await set_banners(fake, world.alice, a)
+    await set_banners(fake, world.bob, b)
+    vote = vote_message(fake, row)
+    choice = next(c for c in vote.custom_ids if c.endswith(f":{first + 1}"))
+    await fake.invoke(fake.click(vote, choice, user=world.carol))
+    await close_vote(fake, row)
+    row, game = await state(fake, row)
+    assert game.view(None)["active"] == first and game.view(None)["phase"] == "move"
+    return row
+
+
+async def slash(fake, row, path, user, **options):
+    return await fake.invoke(fake.slash(fake.bot, f"diemen {path}", user=user,
+                                        channel=thread_of(fake, row), **options))
+
+
+def ephemeral(new):
+    return [r for r in new if r.ephemeral and r.content]
+
+
+async def turn_msg(fake, row):
+    fresh = await fake.bot.store.get_game(row.id)
+    return fake.messages[fresh.extra["turn_message"]]
+
+
+def button(msg, move):
+    return next(c for c in msg.custom_ids if c.startswith("mv:") and c.split(":", 3)[3] == move)
+
+
+def select_id(msg, prefix):
+    return next(c for c in msg.custom_ids if c.startswith(prefix))
+
+
+def options_of(msg, prefix):
+    comp = next(c for c in msg.components() if c.get("custom_id", "").startswith(prefix))
+    return [o["value"] for o in comp["options"]]
+
+
+def last_ephemeral(fake, row, user, containing=""):
+    return [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+            if m.audience == user.id and containing in m.text()][-1]
+
+
+async def press_flick(fake, row, user):
+    preview = last_ephemeral(fake, row, user, "Flick!")
+    cid = next(c for c in preview.custom_ids if c.startswith("mv:"))
+    return await fake.invoke(fake.click(preview, cid, user=user))
+
+
+# ---- challenge and the command tree --------------------------------------------------------------
+
+async def test_challenge_maps_its_options(fake, world):
+    row = await challenge(fake, world, mode="simulated", vote_seconds=30)
+    assert row.options == {"mode": "simulated", "vote_seconds": 30}
+    assert row.players == [world.alice.id, world.bob.id]
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "diemen challenge", user=world.alice, channel=world.games,
+                   opponent=world.bob, mode="telepathic")
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "diemen challenge", user=world.alice, channel=world.games,
+                   opponent=world.bob, vote_seconds=5)
+
+
+async def test_default_mode_is_physical(fake, world):
+    row = await challenge(fake, world)
+    assert row.options["mode"] == "physical"
+    text = thread_text(fake, row)
+    assert "game #" in text and "check your DMs" in text and "/diemen standcry" in text
+
+
+# ---- the secret banner set-up -------------------------------------------------------------------
+
+async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, world):
+    row = await challenge(fake, world, mode="simulated")
+    panel_a = panel_of(fake, world.alice)
+    comp = next(c for c in panel_a.components() if c.get("custom_id", "").startswith("dmb:"))
+    assert comp["min_values"] == comp["max_values"] == 4
+    assert [o["value"] for o in comp["options"]] == list(board.BANNER_SPOTS)
+    assert "you are player 1" in panel_a.content and panel_a.files  # own view as a picture
+    # the client never sends 3 of a 4-of-6 select
+    with pytest.raises(RefusedPayload):
+        fake.select(panel_a, comp["custom_id"], ["F1", "F2", "B1"], user=world.alice)
+
+    await set_banners(fake, world.alice, ["F1", "F3", "B1", "B3"])
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "setup" and game.view(None)["sides"][0]["banners"] == []
+    assert any("Your banners: F1 F3 B1 B3" in m.content for m in fake.dms_to(world.alice))
+    text = thread_text(fake, row)
+    assert "Player 1 has set up their banners in secret" in text
+    assert "F1 F3 B1 B3" not in text and "revealed" not in text.lower()
+    files = [f for m in fake.messages_in(row.thread_id) for f in m.files]
+    assert files, "the thread shows the board"
+    for f in files:
+        assert "F1 F3" not in (f.description or "") and "Your banners" not in f.description
+    # The public picture carries nothing of the choice: it is the same bytes whatever P1 chose.
+    other = DieMen.new(2, {"mode": "simulated"})
+    other.apply(0, "banners F2 F3 B2 B3")
+    from rendering.diemen import render
+    assert render(other.view(None)).png == files[-1].data
+    # Bob's panel is still his to use; Alice's old select is now stale.
+    new = await set_banners(fake, world.alice, ["F2", "F3", "B2", "B3"], message=panel_a)
+    assert any("earlier moment" in r.content for r in ephemeral(new))
+
+    await set_banners(fake, world.bob, B_SPOTS)
+    text = thread_text(fake, row)
+    assert "Banners revealed: P1 F1 F3 B1 B3; P2 F2 F3 B2 B3" in text
+
+
+async def test_typed_setup_errors_are_the_engines_words(fake, world):
+    row = await challenge(fake, world)
+    new = await fake.invoke(fake.slash(fake.bot, "diemen play", user=world.alice,
+                                       channel=fake.dm_channel(world.alice),
+                                       move="banners F1 F2"))
+    [err] = ephemeral(new)
+    assert "Name 4 different banner spots" in err.content
+    new = await slash(fake, row, "play", world.alice, move="banners F1 F2 S1 B1")
+    assert "Banners go on your banner spots" in ephemeral(new)[0].content
+    _, game = await state(fake, row)
+    assert game.view(0)["my_setup"] is None
+
+
+async def test_closed_dms_get_the_secret_panel_in_the_thread(fake, world):
+    fake.close_dms(world.bob)
+    row = await challenge(fake, world)
+    assert fake.dms_to(world.bob) == []
+    [fallback] = [m for m in fake.messages_in(row.thread_id)
+                  if any(c.startswith("pn:") for c in m.custom_ids)]
+    assert world.bob.mention in fallback.content
+    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.carol))
+    assert "players of this game only" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.bob))
+    panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+             if m.audience == world.bob.id and any(c.startswith("dmb:") for c in m.custom_ids)]
+    assert panel and panel[-1].ephemeral and "you are player 2" in panel[-1].content
+    await set_banners(fake, world.bob, B_SPOTS, message=panel[-1])
+    _, game = await state(fake, row)
+    assert game.view(None)["setup_done"] == [False, True]
+    assert "F2 F3 B2 B3" not in thread_text(fake, row)
+
+
+# ---- the Stand Cry and the crowd vote -----------------------------------------------------------
+
+async def test_stand_cry_vote_picks_the_first_player(fake, world):
+    row = await challenge(fake, world, mode="simulated", vote_seconds=30)
+    new = await slash(fake, row, "standcry", world.alice, text="Dice so sharp they cut prices!")
+    assert "posted" in ephemeral(new)[0].content
+    assert "P1's Stand Cry" in thread_text(fake, row)
+    assert "Dice so sharp they cut prices!" in thread_text(fake, row)
+    new = await slash(fake, row, "standcry", world.alice, text="Another one")
+    assert "already shouted" in ephemeral(new)[0].content
+    new = await slash(fake, row, "standcry", world.carol, text="I want to play too")
+    assert "not playing" in ephemeral(new)[0].content
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "diemen standcry", user=world.bob, channel=thread_of(fake, row),
+                   text="x" * 201)
+    # Bob shouts his from the main channel: it still lands in the game's thread.
+    await fake.invoke(fake.slash(fake.bot, "diemen standcry", user=world.bob,
+                                 channel=world.games, text="@everyone Unbreakable deals!"))
+    assert "Unbreakable deals!" in thread_text(fake, row)
+    fresh = await fake.bot.store.get_game(row.id)
+    assert fresh.extra["standcry_1"] == "Dice so sharp they cut prices!"
+    assert fresh.extra["standcry_2"] == "@everyone Unbreakable deals!"
+    assert not any(c.startswith("vt:") for m in fake.messages_in(row.thread_id)
+                   for c in m.custom_ids), "no vote before both have set up"
+
+    await set_banners(fake, world.alice, A_SPOTS)
+    await set_banners(fake, world.bob, B_SPOTS)
+    vote = vote_message(fake, row)
+    assert "Dice so sharp they cut prices!" in vote.content and "Unbreakable deals!" in vote.content
+    fresh = await fake.bot.store.get_game(row.id)
+    assert fresh.deadline_kind == "vote" and 29 <= fresh.deadline - fresh.updated_at <= 31
+    ids = {c.rsplit(":", 1)[1]: c for c in vote.custom_ids}
+    new = await fake.invoke(fake.click(vote, ids["1"], user=world.alice))
+    assert "can't vote for yourself" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(vote, ids["1"], user=world.bob))
+    await fake.invoke(fake.click(vote, ids["2"], user=world.carol))
+    new = await fake.invoke(fake.click(vote, ids["2"], user=world.carol))
+    assert "already voted" in ephemeral(new)[0].content
+    fresh = await fake.bot.store.get_game(row.id)
+    await fake.bot.tables.expire(row.id, fresh.version)   # 1 : 1, a tie: chance decides
+    await fake.settle()
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "move"
+    first = game.view(None)["first_player"]
+    assert f"Player {first + 1} has the best Stand Cry and goes first" in thread_text(fake, row)
+    new = await slash(fake, row, "standcry", world.alice, text="Too late?")
+    assert "already shouted" in ephemeral(new)[0].content
+
+
+async def test_vote_with_a_clear_winner_and_a_late_cry(fake, world):
+    row = await challenge(fake, world, mode="simulated")
+    await set_banners(fake, world.alice, A_SPOTS)
+    await set_banners(fake, world.bob, B_SPOTS)
+    vote = vote_message(fake, row)
+    assert "no Stand Cry yet" in vote.content
+    await slash(fake, row, "standcry", world.bob, text="Buy one, flick one free!")
+    ids = {c.rsplit(":", 1)[1]: c for c in vote.custom_ids}
+    await fake.invoke(fake.click(vote, ids["2"], user=world.carol))
+    await fake.invoke(fake.click(vote, ids["2"], user=world.alice))
+    await close_vote(fake, row)
+    _, game = await state(fake, row)
+    assert game.view(None)["first_player"] == 1
+    new = await slash(fake, row, "standcry", world.alice, text="Wait for me")
+    assert "vote is over: player 2 goes first" in ephemeral(new)[0].content
+
+
+# ---- physical flicks: report, Accept, Dispute ---------------------------------------------------
+
+async def test_physical_flick_report_and_accept(fake, world):
+    row = await ready(fake, world, mode="physical")
+    msg = await turn_msg(fake, row)
+    assert {"flick 0", "flick 1", "flick 2", "move S1", "move S3"} <= {
+        c.split(":", 3)[3] for c in msg.custom_ids if c.startswith("mv:")}
+    assert "flick 3 bonus" not in msg.text()  # never on the game's very first turn
+    new = await slash(fake, row, "flick", world.alice, count=1, called="F2")
+    [reply] = ephemeral(new)
+    assert "flick your real die" in reply.content and "Called Shot at P2:F2" in reply.content
+    assert "P1 calls the shot: P2:F2" in thread_text(fake, row) or \
+        "calls the shot: P2:F2" in thread_text(fake, row)
+
+    # autocomplete of what can have fallen: enemy banners bare, own ones with P1:
+    ac = fake.autocomplete(fake.bot, "diemen report", user=world.alice, focused="hit",
+                           channel=thread_of(fake, row), rolled=4, hit="F")
+    await fake.invoke(ac)
+    values = [c["value"] for c in fake.autocomplete_choices(ac)]
+    assert values == ["F2", "F3", "P1:F1", "P1:F2"]
+    ac = fake.autocomplete(fake.bot, "diemen report", user=world.alice, focused="hit",
+                           channel=thread_of(fake, row), rolled=4, hit="F2,")
+    await fake.invoke(ac)
+    values = [c["value"] for c in fake.autocomplete_choices(ac)]
+    assert values[0] == "F2" and "F2,B2" in values and "F2,F2" not in values
+
+    new = await slash(fake, row, "report", world.alice, rolled=4, hit="F2")
+    [reply] = ephemeral(new)
+    assert "may **Accept** or **Dispute**" in reply.content and world.bob.mention in reply.content
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "review"
+    assert game.view(None)["sides"][1]["damage"] == 1   # counts only once accepted
+    msg = await turn_msg(fake, row)
+    assert "reports flick 1 of 1: rolled 4, fell: P2:F2" in msg.content
+    fresh = await fake.bot.store.get_game(row.id)
+    assert fresh.deadline - fresh.updated_at == pytest.approx(60, abs=1)
+    # only the opponent may answer
+    new = await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.alice))
+    assert "not your move" in ephemeral(new)[0].content
+    new = await fake.invoke(fake.click(msg, button(msg, "dispute"), user=world.carol))
+    assert "not playing" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
+    _, game = await state(fake, row)
+    v = game.view(None)
+    assert v["sides"][1]["damage"] == 1 + 8 and v["phase"] == "reposition"
+    assert "Called Shot hits P2:F2 (2 x 4): +8 to P2" in thread_text(fake, row)
+    # Reposition: a Done button; then Bob's turn
+    msg = await turn_msg(fake, row)
+    assert msg.custom_ids == [] or button(msg, "done")
+    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.alice))
+    _, game = await state(fake, row)
+    assert game.view(None)["active"] == 1 and game.view(None)["phase"] == "move"
+    # Bob's knocked F2 lies there until his own Reposition
+    assert game.view(None)["sides"][1]["spots"]["F2"] == "down"
+
+
+async def test_dispute_takes_the_flick_back_and_the_reflick_counts_at_once(fake, world):
+    row = await ready(fake, world, mode="physical", first=1)
+    await slash(fake, row, "flick", world.bob, count=2)
+    await slash(fake, row, "report", world.bob, rolled=5, hit="F1 B1")
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "dispute"), user=world.alice))
+    text = thread_text(fake, row)
+    assert "disputes the report: the flick is taken back" in text
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "flick" and game.view(None)["sides"][0]["damage"] == 1
+    new = await slash(fake, row, "report", world.bob, rolled=2, off=True)
+    assert "applied: a reflick cannot be disputed" in ephemeral(new)[0].content
+    _, game = await state(fake, row)
+    v = game.view(None)
+    assert v["phase"] == "flick" and v["flick"]["number"] == 2   # on to the second flick
+    assert v["sides"][0]["damage"] == 1 and v["sides"][1]["damage"] == 1
+    assert "The reflick cannot be disputed" in thread_text(fake, row)
+    # the second flick: knocked own banner and an enemy banner; silence accepts after 60 s
+    await slash(fake, row, "report", world.bob, rolled=3, hit="F1,P2:B2")
+    fresh = await fake.bot.store.get_game(row.id)
+    await fake.bot.tables.expire(row.id, fresh.version)
+    await fake.settle()
+    _, game = await state(fake, row)
+    v = game.view(None)
+    assert v["sides"][0]["damage"] == 4 and v["sides"][1]["damage"] == 4
+    assert v["phase"] == "reposition" and "Time ran out" in thread_text(fake, row)
+    # Bob's Reposition: his knocked B2 must go back before Done; /diemen place shows open spots
+    new = await slash(fake, row, "place", world.bob)
+    choose = last_ephemeral(fake, row, world.bob, "Choose where")
+    opts = options_of(choose, "ms:")
+    assert opts == ["place F1", "place B1", "place B2"]   # no Super Sale after 2 flicks
+    await fake.invoke(fake.select(choose, select_id(choose, "ms:"), ["place B2"],
+                                  user=world.bob))
+    _, game = await state(fake, row)
+    assert game.view(None)["sides"][1]["spots"]["B2"] == "up"
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.bob))
+    _, game = await state(fake, row)
+    assert game.view(None)["active"] == 0
+
+
+async def test_oops_and_report_errors(fake, world):
+    row = await ready(fake, world, mode="physical")
+    ac = fake.autocomplete(fake.bot, "diemen oops", user=world.alice, focused="banners",
+                           channel=thread_of(fake, row), banners="")
+    await fake.invoke(ac)
+    assert [c["value"] for c in fake.autocomplete_choices(ac)] == A_SPOTS
+    new = await slash(fake, row, "oops", world.alice, banners="B3")
+    assert "No standing banner of yours is on B3" in ephemeral(new)[0].content
+    new = await slash(fake, row, "report", world.alice, rolled=3)
+    assert "Declare your flicks first" in ephemeral(new)[0].content
+    new = await slash(fake, row, "oops", world.alice, banners="B1")
+    _, game = await state(fake, row)
+    assert game.view(None)["sides"][0]["damage"] == 7
+    assert "knocked over their own P1:B1 by other means: +6" in thread_text(fake, row)
+    await slash(fake, row, "flick", world.alice, count=1)
+    new = await slash(fake, row, "report", world.alice, rolled=3, hit="B1")
+    assert "Nothing stands on P2:B1" in ephemeral(new)[0].content
+    new = await slash(fake, row, "report", world.alice, rolled=3, hit="P2:F2", customers=1)
+    assert "customer" in ephemeral(new)[0].content
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "diemen report", user=world.alice, channel=thread_of(fake, row),
+                   rolled=7)
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "flick"   # nothing changed
+
+
+# ---- the per-flick mode switch ------------------------------------------------------------------
+
+async def test_mode_switch_needs_the_opponents_agreement(fake, world):
+    row = await ready(fake, world, mode="physical")
+    new = await slash(fake, row, "mode", world.alice)
+    assert "not possible now (Move step)" in ephemeral(new)[0].content
+    await slash(fake, row, "flick", world.alice, count=2)
+    new = await slash(fake, row, "mode", world.alice)
+    assert "Proposed: this flick simulated" in ephemeral(new)[0].content
+    msg = await turn_msg(fake, row)
+    new = await fake.invoke(fake.click(msg, button(msg, "agree"), user=world.alice))
+    assert "not your move" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(msg, button(msg, "refuse"), user=world.bob))
+    _, game = await state(fake, row)
+    assert game.view(None)["flick_mode"] == "physical"
+    new = await slash(fake, row, "mode", world.alice)
+    assert "already proposed" in ephemeral(new)[0].content
+    await slash(fake, row, "report", world.alice, rolled=1, off=True)
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
+    # second flick: switch, agreed, then it is simulated: the odds menu appears
+    await slash(fake, row, "mode", world.alice, to="simulated")
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "agree"), user=world.bob))
+    _, game = await state(fake, row)
+    assert game.view(None)["flick_mode"] == "simulated"
+    msg = await turn_msg(fake, row)
+    assert "aim middle" in options_of(msg, "dma:")
+    new = await slash(fake, row, "report", world.alice, rolled=3)
+    assert "This flick is simulated" in ephemeral(new)[0].content
+    await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim middle"], user=world.alice))
+    await press_flick(fake, row, world.alice)
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "reposition"
+    assert game.view(None)["last_flicks"][-1]["mode"] == "simulated"
+
+
+# ---- simulated flicks: the odds (from flick_odds) before Flick! ---------------------------------
+
+async def test_simulated_flick_shows_flick_odds_then_flicks(fake, world, fixed_dice):
+    row = await ready(fake, world, mode="simulated")
+    # autocomplete of targets carries the odds
+    ac = fake.autocomplete(fake.bot, "diemen flick", user=world.alice, focused="called",
+                           channel=thread_of(fake, row), count=1, called="")
+    await fake.invoke(ac)
+    assert [c["value"] for c in fake.autocomplete_choices(ac)] == B_SPOTS
+    assert "% to hit it" in fake.autocomplete_choices(ac)[0]["name"]
+    new = await slash(fake, row, "flick", world.alice, count=1, called="F2")
+    [preview] = [r for r in new if r.ephemeral and "Flick!" in str(r.body)]
+    # P1's Stand at S2 (x 50, y 20), P2's F2 at (50, 95): 75 units, band A; P2 has neighbours
+    # of F2 standing and no customers.
+    expected = flick_odds(board.distance(0, "S2", 1, "F2"), called=True, target_standing=True,
+                          neighbours=True, customers=False, super_sale=False)
+    assert odds_text(expected) in preview.content
+    assert "Called Shot at P2:F2" in preview.content and preview.files
+    assert Image.open(io.BytesIO(preview.files[0].data)).format == "PNG"
+    assert preview.files[0].description
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "flick" and game.view(None)["flick"]["called"] is None
+    assert game.flicks == []   # nothing flicked before the button
+    await press_flick(fake, row, world.alice)
+    _, game = await state(fake, row)
+    [flick] = game.view(None)["last_flicks"]
+    assert flick["called"] == "P2:F2" and flick["mode"] == "simulated"
+    assert "flick 1 of 1 (Called Shot at P2:F2)" in thread_text(fake, row)
+
+
+async def test_aim_menu_preview_is_for_the_flicker_only(fake, world, fixed_dice):
+    row = await ready(fake, world, mode="simulated")
+    new = await slash(fake, row, "flick", world.alice, count=2)
+    [listing] = ephemeral(new)
+    assert odds_text(flick_odds(board.distance(0, "S2", 1, "B2"), customers=False)) \
+        in listing.content
+    msg = await turn_msg(fake, row)
+    values = options_of(msg, "dma:")
+    assert values[:4] == [f"called {s}" for s in B_SPOTS]
+    assert set(values[4:]) == {f"aim {s}" for s in board.BANNER_SPOTS} | {"aim middle"}
+    new = await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim B2"],
+                                        user=world.carol))
+    assert "not playing" in ephemeral(new)[0].content
+    new = await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim B2"], user=world.bob))
+    assert "not your move" in ephemeral(new)[0].content
+    await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim B2"], user=world.alice))
+    preview = last_ephemeral(fake, row, world.alice, "Flick!")
+    assert "Flick at P2:B2" in preview.content
+    flick_button = next(c for c in preview.custom_ids if c.startswith("mv:"))
+    first = fake.click(preview, flick_button, user=world.alice)
+    double = fake.click(preview, flick_button, user=world.alice)   # a double click
+    await fake.invoke(first)
+    _, game = await state(fake, row)
+    assert game.view(None)["last_flicks"][-1]["to"] == "P2:B2"
+    assert preview.custom_ids == []   # the pressed preview is retired
+    # the double click is stale; the old menu is gone from the old turn message
+    new = await fake.invoke(double)
+    assert any("earlier moment" in r.content for r in ephemeral(new))
+    assert len(game.view(None)["last_flicks"]) == 1
+    assert msg.custom_ids == []
+
+
+async def test_simulated_rule_errors(fake, world, fixed_dice):
+    """Bonus Flick on the first turn / without a front banner, a fourth flick, a stand with a
+    Super Sale Banner, a banner on an occupied spot: refused, ephemeral, the engine's words."""
+    row = await ready(fake, world, mode="simulated", b=["F1", "B1", "B2", "B3"])
+    alice, bob = world.alice, world.bob
+    new = await slash(fake, row, "flick", alice, count=3)
+    assert "No Bonus Flick on the game's very first turn" in ephemeral(new)[0].content
+    new = await slash(fake, row, "flick", alice)
+    assert "First declare how many dice" in ephemeral(new)[0].content
+    new = await slash(fake, row, "flick", bob, count=1)
+    assert "not your move" in ephemeral(new)[0].content
+    new = await slash(fake, row, "flick", alice, count=1, target="F2", called="F3")
+    assert "give `called` alone" in ephemeral(new)[0].content
+    new = await slash(fake, row, "flick", alice, count=1, called="F3")
+    assert "A Called Shot names a standing enemy banner; P2:F3 is not one" in \
+        ephemeral(new)[0].content
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "move"   # all or nothing: nothing was declared
+    # Alice: 1 flick at the middle, then her F1 up on the Stand as a Super Sale Banner
+    await slash(fake, row, "flick", alice, count=1, target="middle")
+    await press_flick(fake, row, alice)
+    new = await slash(fake, row, "place", alice, banner="F1", to="F2")
+    assert "F2 is taken: a banner of yours already stands there" in ephemeral(new)[0].content
+    ac = fake.autocomplete(fake.bot, "diemen place", user=alice, focused="to",
+                           channel=thread_of(fake, row), banner="F1", to="")
+    await fake.invoke(ac)
+    assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["F3", "B3", "S2"]
+    await slash(fake, row, "place", alice, banner="F1", to="stand")
+    _, game = await state(fake, row)
+    assert game.view(None)["sides"][0]["super_sale"]["up"] == 1
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "done"), user=alice))
+    # Bob passes
+    await slash(fake, row, "play", bob, move="flick 0")
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "reposition"
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "done"), user=bob))
+    # Alice's Stand is locked: she started the turn with a Super Sale Banner up
+    ac = fake.autocomplete(fake.bot, "diemen move", user=alice, focused="spot",
+                           channel=thread_of(fake, row), spot="")
+    await fake.invoke(ac)
+    assert fake.autocomplete_choices(ac) == []
+    new = await slash(fake, row, "move", alice, spot="S1")
+    assert ("You started this turn with a Super Sale Banner standing on your Stand, so it "
+            "stays at S2 this turn") in ephemeral(new)[0].content
+    # three flicks (a Bonus Flick: her F2 stands in front), then a fourth is refused
+    await slash(fake, row, "flick", alice, count=3)
+    for _ in range(3):
+        await slash(fake, row, "play", alice, move="aim middle")
+    _, game = await state(fake, row)
+    if game.outcome() is None:   # a self-knock of the Super Sale Banner cannot end it (+6 x3)
+        assert game.view(None)["turn_info"]["resolved"] == 3
+        new = await slash(fake, row, "flick", alice)
+        assert "no more flicks" in ephemeral(new)[0].content
+        new = await slash(fake, row, "flick", alice, count=1)
+        assert "You already declared 3 flick(s) this turn" in ephemeral(new)[0].content
+        new = await slash(fake, row, "play", alice, move="aim middle")
+        assert ephemeral(new)[0].content.startswith("❌")
+
+
+async def test_bonus_flick_needs_a_standing_front_banner(fake, world):
+    row = await ready(fake, world, mode="physical", b=["F1", "B1", "B2", "B3"])
+    await slash(fake, row, "flick", world.alice, count=1)
+    await slash(fake, row, "report", world.alice, rolled=2, hit="F1")
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.alice))
+    msg = await turn_msg(fake, row)
+    assert "flick 3 bonus" not in [c.split(":", 3)[3] for c in msg.custom_ids
+                                   if c.startswith("mv:")]
+    new = await slash(fake, row, "flick", world.bob, count=3)
+    assert ("A Bonus Flick needs one of your banners standing in your front area (F1-F3)"
+            in ephemeral(new)[0].content)
+    # Alice has one: on her next turn the button is there
+    await slash(fake, row, "flick", world.bob, count=0)
+    await slash(fake, row, "place", world.bob, banner="knocked", to="F1")
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.bob))
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "flick 3 bonus"), user=world.alice))
+    _, game = await state(fake, row)
+    assert game.view(None)["turn_info"]["bonus"] is True
+
+
+# ---- a whole game, with commands and buttons only -----------------------------------------------
+
+async def test_full_simulated_game_through_commands_and_buttons(fake, world, fixed_dice):
+    row = await ready(fake, world, mode="simulated")
+    people = users(world)
+    turns = set()
+    used = set()
+    for step in range(600):
+        _, game = await state(fake, row)
+        if game.outcome() is not None:
+            break
+        v = game.view(None)
+        seat = v["active"]
+        user = people[seat]
+        legal = game.legal(seat)
+        msg = await turn_msg(fake, row)
+        phase = v["phase"]
+        turns.add(v["turn"])
+        if phase == "move":
+            if v["turn"] % 4 == 1 and any(m.startswith("move ") for m in legal):
+                spot = [m for m in legal if m.startswith("move ")][0].split()[1]
+                await slash(fake, row, "move", user, spot=spot)
+                used.add("move")
+            elif v["turn"] % 3 == 0:
+                # one die, called from the command, confirmed with Flick!
+                targets = game.call_targets()
+                if targets:
+                    await slash(fake, row, "flick", user, count=1,
+                                called=targets[0].split(":")[1])
+                else:
+                    await slash(fake, row, "flick", user, count=1, target="middle")
+                await press_flick(fake, row, user)
+                used.add("flick-command")
+            else:
+                n = "flick 3 bonus" if "flick 3 bonus" in legal else "flick 2"
+                await fake.invoke(fake.click(msg, button(msg, n), user=user))
+                used.add("flick-button")
+        elif phase == "flick":
+            values = options_of(msg, "dma:")
+            called = [x for x in values if x.startswith("called ")]
+            # aim at a standing banner (a Called Shot now and then), else at the middle
+            choice = ("aim " + called[0].split()[1] if called else "aim middle") \
+                if v["turn"] % 5 else (called or ["aim middle"])[0]
+            await fake.invoke(fake.select(msg, select_id(msg, "dma:"), [choice], user=user))
+            await press_flick(fake, row, user)
+            used.add("aim-menu")
+        elif phase == "reposition":
+            ti = v["turn_info"]
+            mine = v["sides"][seat]
+            standing = [s for s, st in mine["spots"].items() if st == "up"]
+            if "place " in " ".join(legal):
+                await slash(fake, row, "place", user)
+                choose = last_ephemeral(fake, row, user, "Choose where")
+                first = options_of(choose, "ms:")[0]
+                await fake.invoke(fake.select(choose, select_id(choose, "ms:"), [first],
+                                              user=user))
+                used.add("place-select")
+            elif ti["super_sale_allowed"] and mine["super_sale"]["up"] == 0 and standing \
+                    and f"reposition {standing[-1]} {mine['stand']}" in legal:
+                await slash(fake, row, "place", user, banner=standing[-1], to="stand")
+                used.add("super-sale")
+            else:
+                await fake.invoke(fake.click(msg, button(msg, "done"), user=user))
+        elif phase == "customers":
+            move = next(m for m in legal if m.startswith("customer ")) \
+                if v["turn"] % 2 else "end"
+            await fake.invoke(fake.click(msg, button(msg, move), user=user))
+            used.add("customers")
+        else:
+            raise AssertionError(f"unexpected phase {phase}")
+    row, game = await state(fake, row)
+    outcome = game.outcome()
+    assert outcome is not None and row.status == "finished"
+    # (the dice are fixed: this game also puts up a Super Sale Banner and places customers)
+    assert {"flick-command", "flick-button", "aim-menu", "place-select"} <= used
+    text = thread_text(fake, row)
+    assert ("wins" in text or "Draw" in text) and outcome.reason in text
+    last = fake.messages_in(row.thread_id)[-1]
+    assert last.custom_ids == [] and last.files   # the final board, no buttons
+    # every picture in the thread is a real PNG with alt text
+    files = [f for m in fake.messages_in(row.thread_id) for f in m.files]
+    assert len(files) >= len(turns)
+    for f in files:
+        assert Image.open(io.BytesIO(f.data)).format == "PNG"
+        assert f.description and len(f.description) <= 1024
+    # nothing from a seat's own view ever reached the thread
+    assert "Your banners" not in text and "Your planned banners" not in text
+
+
+# ---- generic commands, place menus, the renderer wired defensively ------------------------------
+
+async def test_board_panel_and_play_commands(fake, world):
+    row = await ready(fake, world, mode="simulated")
+    new = await slash(fake, row, "board", world.carol)
+    [board_reply] = [r for r in new if r.files]
+    assert board_reply.ephemeral and board_reply.files[0].description
+    assert Image.open(io.BytesIO(board_reply.files[0].data)).size[0] > 100
+    new = await slash(fake, row, "panel", world.bob)
+    assert "you are player 2" in ephemeral(new)[0].content
+    ac = fake.autocomplete(fake.bot, "diemen play", user=world.alice, focused="move",
+                           channel=thread_of(fake, row), move="flick")
+    await fake.invoke(ac)
+    assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["flick 0", "flick 1",
+                                                                   "flick 2"]
+    ac = fake.autocomplete(fake.bot, "diemen move", user=world.alice, focused="spot",
+                           channel=thread_of(fake, row), spot="")
+    await fake.invoke(ac)
+    assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["S1", "S3"]
+    new = await slash(fake, row, "move", world.alice, spot="S2")
+    assert "already at S2" in ephemeral(new)[0].content
+    new = await slash(fake, row, "move", world.alice, spot="F1")
+    assert "one of your stand spots" in ephemeral(new)[0].content
+    new = await slash(fake, row, "move", world.alice, spot="S3")
+    assert "Your Stand moves to S3" in ephemeral(new)[0].content
+    assert "moves their Stand from S2 to S3" in thread_text(fake, row)
+    new = await slash(fake, row, "move", world.alice, spot="S1")
+    assert "already moved your Stand this turn" in ephemeral(new)[0].content
+    new = await slash(fake, row, "place", world.alice, banner="F1", to="F3")
+    assert "Repositioning a banner is not possible now (Move step)" in ephemeral(new)[0].content
+    new = await slash(fake, row, "place", world.alice)
+    assert "Reposition step, after your flicks (now: the Move step)" in ephemeral(new)[0].content
+    new = await slash(fake, row, "play", world.carol, move="flick 1")
+    assert "not playing" in ephemeral(new)[0].content
+
+
+async def test_place_menus_in_reposition(fake, world, fixed_dice):
+    row = await ready(fake, world, mode="simulated")
+    await slash(fake, row, "flick", world.alice, count=0)
+    ac = fake.autocomplete(fake.bot, "diemen place", user=world.alice, focused="banner",
+                           channel=thread_of(fake, row), banner="")
+    await fake.invoke(ac)
+    assert [c["value"] for c in fake.autocomplete_choices(ac)] == A_SPOTS
+    new = await slash(fake, row, "place", world.alice)          # no banner: every move
+    choose = last_ephemeral(fake, row, world.alice, "Choose where")
+    assert len(options_of(choose, "ms:")) == 8 and choose.ephemeral
+    await slash(fake, row, "place", world.alice, banner="B2")   # one banner: its spots
+    choose = last_ephemeral(fake, row, world.alice, "Choose where")
+    assert options_of(choose, "ms:") == ["reposition B2 F3", "reposition B2 B3"]
+    await fake.invoke(fake.select(choose, select_id(choose, "ms:"), ["reposition B2 F3"],
+                                  user=world.alice))
+    _, game = await state(fake, row)
+    assert game.view(None)["sides"][0]["spots"]["F3"] == "up"
+    new = await slash(fake, row, "place", world.alice, banner="F3", to="B2")
+    assert "already moved this Reposition" in ephemeral(new)[0].content
+    new = await slash(fake, row, "place", world.alice, banner="F1", to="stand")
+    assert "Super Sale Banners go up only after a turn in which you flicked exactly 1 die" \
+        in ephemeral(new)[0].content
+    new = await slash(fake, row, "place", world.alice, banner="knocked", to="B2")
+    assert "None of your banners is knocked down" in ephemeral(new)[0].content
+    new = await slash(fake, row, "place", world.alice, banner="B3")
+    assert "B3 cannot move now" in ephemeral(new)[0].content
+
+
+async def test_text_only_when_the_renderer_is_missing(fake, world, monkeypatch):
+    import importlib as real_importlib
+
+    import cogs.diemen as cog_module
+    original = real_importlib.import_module
+
+    def missing(name, *a, **k):
+        if name == "rendering.diemen":
+            raise ModuleNotFoundError(name)
+        return original(name, *a, **k)
+    monkeypatch.setattr(cog_module.importlib, "import_module", missing)
+    row = await challenge(fake, world, mode="simulated")
+    first = fake.messages_in(row.thread_id)[0]
+    assert "game #" in first.content and first.files == []
+    assert [m for m in fake.dms_to(world.alice) if "you are player 1" in m.content]
+
+
+async def test_banner_select_works_after_a_restart(fake, world, db_path):
+    from conftest import boot
+    row = await challenge(fake, world)
+    panel = panel_of(fake, world.bob)
+    payload = fake.select(panel, select_id(panel, "dmb:"), B_SPOTS, user=world.bob)
+    await fake.stop()
+    for guild in fake.guilds.values():   # a new process on the same database and Discord
+        guild.published = False
+    fake2 = await boot(db_path, fake=fake)
+    try:
+        await fake2.invoke(payload)
+        _, game = await fake2.bot.tables.load(row.id)
+        assert game.view(None)["setup_done"] == [False, True]
+        assert any("Your banners: F2 F3 B2 B3" in m.content for m in fake2.dms_to(world.bob))
+    finally:
+        await fake2.stop()
+        fake.bot = None
+
+
+async def test_flick_before_the_game_is_under_way(fake, world):
+    row = await challenge(fake, world, mode="simulated")
+    new = await slash(fake, row, "flick", world.alice)
+    assert "after the banner set-up and the Stand Cry vote" in ephemeral(new)[0].content
+    new = await slash(fake, row, "flick", world.alice, count=1)
+    assert "(now: the secret banner set-up)" in ephemeral(new)[0].content
+    new = await slash(fake, row, "report", world.alice, rolled=3)
+    assert "not possible now (banner set-up)" in ephemeral(new)[0].content
+    await set_banners(fake, world.alice, A_SPOTS)
+    await set_banners(fake, world.bob, B_SPOTS)
+    new = await slash(fake, row, "flick", world.bob, count=1)
+    assert "still voting on the Stand Cries" in ephemeral(new)[0].content
