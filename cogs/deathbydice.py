@@ -208,15 +208,8 @@ OWN_ITEMS = (AttackGroupSelect, SetupSelect)
 class DeathByDiceCog(GameCog, group_name="deathbydice",
                      group_description="Death by Dice: character dice duels, best 2 of 3"):
     KIND = KIND
+    DYNAMIC_ITEMS = OWN_ITEMS
     SECRET_PHASES = frozenset(SECRET_STAGES)
-
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(*OWN_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*OWN_ITEMS)
-        await super().cog_unload()
 
     # ---- hooks -----------------------------------------------------------------------------
     def is_secret(self, game: Game, seat: int) -> bool:

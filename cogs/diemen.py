@@ -203,15 +203,8 @@ class DieMenCog(GameCog, group_name="diemen",
                 group_description="Crazy Die-Man is Unbreakable!: flick dice at your rival's "
                                   "banners"):
     KIND = KIND
+    DYNAMIC_ITEMS = DYNAMIC_ITEMS
     SECRET_PHASES = frozenset({"setup"})
-
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        await super().cog_unload()
 
     # ---- hooks ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):

@@ -1,0 +1,910 @@
+"""Slide and Slam: Dice Is Not Bend! through Discord (the offline harness, discord.py real):
+the challenge, the Wall of Unknowing in secret panels, the argument and the crowd vote, turns
+by buttons and commands, the response window, the three phrase commands (and the typed
+phrase), the errors, and whole games to a win."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from bot.engine.slideslam import SlideSlam
+from bot.engine.slideslam.data import INVOCATION
+from rendering.slideslam import render
+from fakediscord import RefusedPayload
+
+EPHEMERAL = 64
+
+# A quick position for the response window: player 1's C (health 4) on c4 slides to c5 and
+# slams b5, c6 and d5, three of player 2's dice.
+P1 = "place a1=6 b1=5 c4=4 d1=3 e1=2 f1=1"
+P2 = "place a8=6 b5=5 c6=4 d5=3 e8=2 f8=1"
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+def users(world):
+    return [world.alice, world.bob]
+
+
+def ephemeral(new):
+    return [r for r in new if r.ephemeral]
+
+
+def error(new):
+    """The one reply with text among the new requests; it must be ephemeral."""
+    [reply] = [r for r in new if r.seam == "webhook" and r.content]
+    assert reply.ephemeral, reply.content
+    return reply
+
+
+def said(new) -> str:
+    return "\n".join(r.content for r in new if r.content)
+
+
+async def game_of(fake, row):
+    return await fake.bot.tables.load(row.id)
+
+
+def thread_of(fake, row):
+    return fake.channels[row.thread_id]
+
+
+def thread_messages(fake, row):
+    return fake.messages_in(row.thread_id)
+
+
+def thread_text(fake, row) -> str:
+    return "\n".join(m.text() for m in thread_messages(fake, row))
+
+
+def thread_everything(fake, row) -> str:
+    """What anyone in the thread can see: texts, components, attachment descriptions."""
+    parts = []
+    for m in thread_messages(fake, row):
+        parts.append(m.text())
+        parts += [a.get("description") or "" for a in m.payload.get("attachments", [])]
+        parts += [f.description or "" for f in m.files]
+    return "\n".join(parts)
+
+
+def assert_png(sent_file):
+    assert sent_file.filename.endswith(".png") and sent_file.description
+    with Image.open(io.BytesIO(sent_file.data)) as img:
+        img.verify()
+    with Image.open(io.BytesIO(sent_file.data)) as img:
+        assert img.format == "PNG" and img.size[0] > 100
+
+
+async def challenge(fake, world, **options):
+    await fake.invoke(fake.slash(fake.bot, "slideslam challenge", user=world.alice,
+                                 channel=world.games, opponent=world.bob, **options))
+    return fake.messages_in(world.games)[-1]
+
+
+async def start(fake, world, **options):
+    msg = await challenge(fake, world, **options)
+    accept = next(c for c in msg.custom_ids if c.endswith(":accept"))
+    await fake.invoke(fake.click(msg, accept, user=world.bob))
+    return (await fake.bot.store.active_games())[-1]
+
+
+async def slash(fake, row, path, user, **options):
+    return await fake.invoke(fake.slash(fake.bot, path, user=user, channel=thread_of(fake, row),
+                                        options=options))
+
+
+def panel_of(fake, user):
+    """The newest DM panel (a message with components) of `user`."""
+    return [m for m in fake.dms_to(user) if m.custom_ids][-1]
+
+
+def components(msg, prefix):
+    return [c for c in msg.components() if c.get("custom_id", "").startswith(prefix)]
+
+
+def select_with(msg, move):
+    """The custom_id of the select on `msg` offering `move`."""
+    for c in msg.components():
+        if c.get("type") == 3 and any(o["value"] == move for o in c.get("options", [])):
+            return c["custom_id"]
+    raise AssertionError(f"no select offers {move!r}; selects: "
+                         f"{[c['custom_id'] for c in msg.components() if c.get('type') == 3]}")
+
+
+def button_for(msg, move):
+    return next(c for c in msg.custom_ids if c.startswith("mv:") and c.split(":", 3)[3] == move)
+
+
+def choose(fake, msg, move, user):
+    """The payload of picking `move` on `msg`: its button, else the select offering it."""
+    for cid in msg.custom_ids:
+        if cid.startswith("mv:") and cid.split(":", 3)[3] == move:
+            return fake.click(msg, cid, user=user)
+    return fake.select(msg, select_with(msg, move), [move], user=user)
+
+
+async def typed(fake, row, user, move):
+    return await slash(fake, row, "slideslam move", user, move=move)
+
+
+async def place_typed(fake, row, world, p1=P1, p2=P2):
+    await typed(fake, row, world.alice, p1)
+    await typed(fake, row, world.alice, "confirm")
+    await typed(fake, row, world.bob, p2)
+    await typed(fake, row, world.bob, "confirm")
+
+
+async def turn_message(fake, row):
+    """The game's current turn message (the base keeps its id in the game's extra)."""
+    fresh = await fake.bot.store.get_game(row.id)
+    return fake.messages[fresh.extra["turn_message"]]
+
+
+async def ready(fake, world, first="1", p1=P1, p2=P2, **options):
+    """A game past the wall with `first` going first (the crowd vote answered directly)."""
+    options.setdefault("first_player", "argue")
+    row = await start(fake, world, **options)
+    await place_typed(fake, row, world, p1, p2)
+    if options["first_player"] == "argue":
+        await fake.bot.tables.play(row.id, None, f"roll {first}", actor="chance")
+        await fake.settle()
+    return await fake.bot.store.get_game(row.id)
+
+
+def last_ephemeral(fake, row, user, containing=""):
+    return [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+            if m.ephemeral and m.audience == user.id and containing in m.content][-1]
+
+
+def user_message(fake, channel, user, content):
+    """A member typing in a channel: MESSAGE_CREATE through discord.py's own parser."""
+    payload = {
+        "id": str(fake.snowflake()), "channel_id": str(channel.id), "type": 0,
+        "content": content, "author": user.payload(), "embeds": [], "components": [],
+        "attachments": [], "mentions": [], "mention_roles": [], "mention_everyone": False,
+        "pinned": False, "tts": False, "timestamp": "2025-01-01T00:00:00+00:00",
+        "edited_timestamp": None, "flags": 0, "guild_id": str(channel.guild.id),
+        "member": {k: v for k, v in channel.guild.member_payload(user.id).items() if k != "user"},
+    }
+    fake.bot._connection.parse_message_create(payload)
+
+
+# ---- the challenge -----------------------------------------------------------------------------
+
+async def test_challenge_maps_its_options(fake, world):
+    msg = await challenge(fake, world, columns=5, rows=6, starting_values="1,1,1,1,1,1",
+                          response_window=30, first_player="random", vote_seconds=20,
+                          stalemate_turns=0, stun=True)
+    assert "Slide and Slam" in msg.content and world.bob.mention in msg.content
+    for text in ("columns=5", "rows=6", "starting_values=1,1,1,1,1,1", "response_window=30",
+                 "first_player=random", "stalemate_turns=0", "stun=True"):
+        assert text in msg.content
+    accept = next(c for c in msg.custom_ids if c.endswith(":accept"))
+    await fake.invoke(fake.click(msg, accept, user=world.bob))
+    [row] = await fake.bot.store.active_games()
+    assert row.kind == "slideslam" and row.players == [world.alice.id, world.bob.id]
+    assert row.options["columns"] == 5 and row.options["stun"] is True
+    assert row.options["first_player"] == "random" and row.options["vote_seconds"] == 20
+
+
+async def test_challenge_refuses_bad_options(fake, world):
+    new = await fake.invoke(fake.slash(fake.bot, "slideslam challenge", user=world.alice,
+                                       channel=world.games, opponent=world.bob,
+                                       stalemate_turns=5))
+    err = error(new)
+    assert "stalemate_turns" in err.content and "10 to 200" in err.content
+    new = await fake.invoke(fake.slash(fake.bot, "slideslam challenge", user=world.alice,
+                                       channel=world.games, opponent=world.bob,
+                                       starting_values="7,1"))
+    err = error(new)
+    assert "six numbers from 1 to 6" in err.content and "6,5,4,3,2,1" in err.content
+    assert fake.messages_in(world.games) == []
+    with pytest.raises(RefusedPayload):      # odd rows are not even offered
+        fake.slash(fake.bot, "slideslam challenge", user=world.alice, channel=world.games,
+                   opponent=world.bob, rows=7)
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "slideslam challenge", user=world.alice, channel=world.games,
+                   opponent=world.bob, columns=12)
+    payload = fake.autocomplete(fake.bot, "slideslam challenge", user=world.alice,
+                                focused="starting_values", opponent=world.bob,
+                                starting_values="1,1")
+    await fake.invoke(payload)
+    assert [c["value"] for c in fake.autocomplete_choices(payload)] == ["1,1,1,1,1,1"]
+
+
+# ---- the Wall of Unknowing ----------------------------------------------------------------------
+
+SQUARE_RE = re.compile(r"\b[a-f][1-8]\b")
+
+
+async def test_wall_of_unknowing_in_secret_panels(fake, world):
+    row = await start(fake, world)
+    text = thread_text(fake, row)
+    assert "game #1" in text and "Wall of Unknowing" in text and "check your DMs" in text
+    before = thread_everything(fake, row)
+    panel = panel_of(fake, world.alice)
+    assert "you are player 1" in panel.content and "rows 1–4" in panel.content
+    [pic] = panel.files
+    assert_png(pic) and "Your placement" in pic.description
+    # the value select, then the square select for that value
+    [value_select] = components(panel, "ssv:")
+    assert [o["value"] for o in value_select["options"]] == ["6", "5", "4", "3", "2", "1"]
+    await fake.invoke(fake.select(panel, value_select["custom_id"], ["4"], user=world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "Now placing **die C (4)**" in panel.content
+    [squares] = [c for c in components(panel, "ssm:") if c["custom_id"].endswith(":q0")]
+    assert len(squares["options"]) == 24 and squares["options"][0]["value"] == "place a1=4"
+    await fake.invoke(fake.select(panel, squares["custom_id"], ["place c4=4"], user=world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "C (4) on c4" in panel.content
+    assert "Now placing **die A (6)**" in panel.content        # back to the highest left
+    # undo takes the last die back
+    undo = button_for(panel, "unplace c4")
+    await fake.invoke(fake.click(panel, undo, user=world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "Placed:" not in panel.content
+    # place all six through the panel: the value select, then the square
+    for sq, v in (("a1", 6), ("b1", 5), ("c4", 4), ("d1", 3), ("e1", 2), ("f2", 1)):
+        [vs] = components(panel, "ssv:") or [None]
+        if vs is not None:
+            await fake.invoke(fake.select(panel, vs["custom_id"], [str(v)], user=world.alice))
+            panel = panel_of(fake, world.alice)
+        await fake.invoke(choose(fake, panel, f"place {sq}={v}", world.alice))
+        panel = panel_of(fake, world.alice)
+    # take one back with the take-back select and put it elsewhere
+    await fake.invoke(choose(fake, panel, "unplace f2", world.alice))
+    panel = panel_of(fake, world.alice)
+    await fake.invoke(choose(fake, panel, "place f1=1", world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "All six are placed" in panel.content
+    await fake.invoke(fake.click(panel, button_for(panel, "confirm"), user=world.alice))
+    assert "Player 1 has finished placing" in thread_text(fake, row)
+    # the thread's picture is the one any other placement would give
+    other = SlideSlam.new(2, {})
+    other.apply(0, "place a2=6 b2=5 c2=4 d2=3 e2=2 f2=1")
+    other.apply(0, "confirm")
+    shown = [m for m in thread_messages(fake, row) if m.files][-1].files[0]
+    assert shown.data == render(other.view(None)).png
+    # the confirmed panel keeps its preview but loses its controls
+    assert "placement is confirmed" in fake.dms_to(world.alice)[-1].content
+    assert fake.dms_to(world.alice)[-1].custom_ids == []
+    # Bob places by typing; his view never shows Alice's dice, the thread shows neither
+    await typed(fake, row, world.bob, P2)
+    bob_panel = panel_of(fake, world.bob)
+    assert "c4" not in bob_panel.content.split("Typed:")[0]
+    assert "a1" not in bob_panel.files[0].description
+    during = thread_everything(fake, row)
+    for secret in ("a1", "b1", "c4", "d1", "e1", "f1", "b5", "c6", "d5", "a8"):
+        assert not re.search(rf"\b{secret}\b", during), secret
+    assert not re.search(r"[a-f]\d=\d", during) and "You placed" not in during
+    assert not re.search(r"\b[A-FU-Z][1-6]\b", during)        # no cell of a text board
+    assert before in during  # nothing was rewritten to show more
+    assert all(SQUARE_RE.search(d) is None for d in
+               [a.get("description") or "" for m in thread_messages(fake, row)
+                for a in m.payload.get("attachments", [])])
+    await typed(fake, row, world.bob, "confirm")
+    after = thread_text(fake, row)
+    assert "The Wall of Unknowing comes down!" in after
+    board = [m for m in thread_messages(fake, row) if m.files][-1]
+    assert_png(board.files[0])
+    for placed in ("A 6 at a1", "C 4 at c4", "W 4 at c6", "V 5 at b5"):
+        assert placed in board.files[0].description
+    # the vote is on (first_player=argue by default)
+    assert any(c.startswith("vt:") for m in thread_messages(fake, row) for c in m.custom_ids)
+
+
+async def test_placement_errors_are_private_and_say_what_is_allowed(fake, world):
+    row = await start(fake, world)
+    new = await typed(fake, row, world.alice, "place a8=6")
+    err = error(new)
+    assert "a8 is not on your half" in err.content and "rows 1–4" in err.content
+    new = await typed(fake, row, world.alice, "confirm")
+    err = error(new)
+    assert "Place all six dice" in err.content and "6, 5, 4, 3, 2, 1" in err.content
+    new = await slash(fake, row, "slideslam slide", world.alice, die="a1", to="a2")
+    err = error(new)
+    assert "cannot slide now" in err.content and "place your dice" in err.content
+    assert "secret panel" in err.content or "panel" in err.content
+    new = await slash(fake, row, "slideslam argue", world.alice, text="My dice rule")
+    err = error(new)
+    assert "after the Wall of Unknowing comes down" in err.content
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
+                                       channel=thread_of(fake, row)))
+    err = error(new)
+    assert "no slam to answer" in err.content
+    assert "a8" not in thread_text(fake, row)
+
+
+# ---- who goes first: arguments and the crowd vote ----------------------------------------------
+
+def vote_message(fake, row):
+    return [m for m in thread_messages(fake, row) if "Who goes first?" in m.content][-1]
+
+
+async def test_arguments_and_the_crowd_vote(fake, world):
+    row = await start(fake, world, vote_seconds=30)
+    await place_typed(fake, row, world)
+    row = await fake.bot.store.get_game(row.id)
+    assert row.deadline_kind == "vote"
+    vote = vote_message(fake, row)
+    assert "no argument yet" in vote.content
+    assert [c.split(":")[-1] for c in vote.custom_ids] == ["1", "2"]
+    assert 25 < row.deadline - row.updated_at <= 31      # the game's vote_seconds option
+    # one argument each, players only, shown in the thread and on the vote
+    new = await slash(fake, row, "slideslam argue", world.alice,
+                      text="My dice were forged in the fire of a thousand board game nights.")
+    assert "posted" in error(new).content
+    assert "argues: “My dice were forged" in thread_text(fake, row)
+    assert "My dice were forged" in vote_message(fake, row).content
+    new = await slash(fake, row, "slideslam argue", world.alice, text="And another thing")
+    assert "already argued" in error(new).content
+    new = await slash(fake, row, "slideslam argue", world.carol, text="Pick me")
+    assert "Only the players" in error(new).content
+    with pytest.raises(RefusedPayload):
+        fake.slash(fake.bot, "slideslam argue", user=world.bob, channel=thread_of(fake, row),
+                   text="x" * 201)
+    await slash(fake, row, "slideslam argue", world.bob, text="Black dice. Enough said.")
+    vote = vote_message(fake, row)
+    assert "My dice were forged" in vote.content and "Black dice. Enough said." in vote.content
+    # nobody moves while the crowd votes
+    new = await slash(fake, row, "slideslam slide", world.alice, die="a1", to="a2")
+    assert "crowd is voting" in error(new).content
+    # votes: not for yourself, once each
+    ids = {c.split(":")[-1]: c for c in vote.custom_ids}
+    new = await fake.invoke(fake.click(vote, ids["1"], user=world.alice))
+    assert "can't vote for yourself" in error(new).content
+    new = await fake.invoke(fake.click(vote, ids["2"], user=world.alice))
+    assert "Vote counted" in error(new).content
+    await fake.invoke(fake.click(vote, ids["2"], user=world.carol))
+    new = await fake.invoke(fake.click(vote, ids["1"], user=world.carol))
+    assert "already voted" in error(new).content
+    await fake.invoke(fake.click(vote, ids["1"], user=world.bob))
+    # the vote closes: two votes to one, player 2 goes first
+    await fake.bot.tables.expire(row.id, row.version)
+    await fake.settle()
+    _, game = await game_of(fake, row)
+    assert game.view(None)["first_player"] == 1 and game.view(None)["current"] == 1
+    assert "Player 2 goes first." in thread_text(fake, row)
+    closed = vote_message(fake, row)
+    assert "vote is closed (player 1: 1, player 2: 2)" in closed.content
+    assert closed.custom_ids == []
+    turn = await turn_message(fake, row)
+    assert any(c.startswith("ssd:") for c in turn.custom_ids)   # player 2's slide picker
+    new = await slash(fake, row, "slideslam argue", world.bob, text="Too late")
+    assert "already decided" in error(new).content
+
+
+async def test_random_first_player_needs_no_vote(fake, world):
+    row = await start(fake, world, first_player="random")
+    await place_typed(fake, row, world)
+    row = await fake.bot.store.get_game(row.id)
+    assert row.deadline_kind == "turn"
+    text = thread_text(fake, row)
+    assert "The first player is drawn." in text and "goes first." in text
+    assert not any(c.startswith("vt:") for m in thread_messages(fake, row) for c in m.custom_ids)
+    new = await slash(fake, row, "slideslam argue", world.alice, text="But my dice!")
+    assert "at random" in error(new).content
+
+
+# ---- turns: the turn message, the commands, the errors -----------------------------------------
+
+async def test_turn_by_buttons_die_picker_then_slam_select(fake, world):
+    row = await ready(fake, world)
+    turn = await turn_message(fake, row)
+    assert "Turn 1: player 1 to play." in turn.content and world.alice.mention in turn.content
+    assert_png(turn.files[0])
+    [picker] = components(turn, "ssd:")
+    labels = {o["value"]: o["label"] for o in picker["options"]}
+    assert labels["c4"].startswith("C (4) on c4") and set(labels) == {
+        "a1", "b1", "c4", "d1", "e1", "f1"}
+    # Bob (not his turn) and Carol (not a player) are refused, politely and privately
+    new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.bob))
+    assert "It is not your turn" in error(new).content and world.alice.mention in \
+        error(new).content
+    new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.carol))
+    assert "You are not playing" in error(new).content
+    # Alice picks C: the reachable squares come back to her alone
+    new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.alice))
+    assert "Slide **C (4)** from c4" in error(new).content
+    dests = last_ephemeral(fake, row, world.alice, "Slide **C (4)**")
+    offered = [o["value"] for c in components(dests, "ssm:") for o in c["options"]]
+    assert "slide c4 c5" in offered and "slide c4 c8" not in offered
+    assert len(offered) == len([m for m in (await game_of(fake, row))[1].legal(0)
+                                if m.startswith("slide c4 ")])
+    await fake.invoke(choose(fake, dests, "slide c4 c5", world.alice))
+    assert "Player 1 slides die C from c4 to c5 (1 step)." in thread_text(fake, row)
+    assert components(last_ephemeral(fake, row, world.alice, "Slide **C (4)**"), "ssm:") == []
+    # the slam select names what each slam would hit; End turn is a button
+    turn = await turn_message(fake, row)
+    [slams] = components(turn, "ssm:")
+    by_move = {o["value"]: o["label"] for o in slams["options"]}
+    assert by_move["slam c5"] == "Slam with C (4) at c5: hits W (4), X (3), V (5)"
+    assert "Now you're going to say" in by_move["slam c5 predict"]
+    assert "slam f1" not in by_move                   # no Super Slam on the first turn
+    first = fake.click(turn, button_for(turn, "end"), user=world.alice)
+    double = fake.click(turn, button_for(turn, "end"), user=world.alice)   # a double click
+    await fake.invoke(first)
+    assert "Player 1 ends the turn without slamming." in thread_text(fake, row)
+    assert turn.custom_ids == []           # the old turn message lost its components
+    new = await fake.invoke(double)
+    assert "earlier moment" in error(new).content
+    _, game = await game_of(fake, row)
+    assert game.view(None)["current"] == 1 and game.view(None)["phase"] == "slide"
+
+
+async def test_turn_commands_with_autocomplete_and_errors(fake, world):
+    row = await ready(fake, world)
+    thread = thread_of(fake, row)
+    # autocomplete offers only legal choices, and only to the player whose turn it is
+    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.alice, focused="die",
+                                channel=thread, die="")
+    await fake.invoke(payload)
+    assert sorted(c["value"] for c in fake.autocomplete_choices(payload)) == [
+        "a1", "b1", "c4", "d1", "e1", "f1"]
+    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.alice, focused="to",
+                                channel=thread, die="f1", to="")
+    await fake.invoke(payload)
+    assert sorted(c["value"] for c in fake.autocomplete_choices(payload)) == ["f2"]
+    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.bob, focused="die",
+                                channel=thread, die="")
+    await fake.invoke(payload)
+    assert fake.autocomplete_choices(payload) == []
+    # errors: wrong player, wrong phase, off the board, not your die, out of reach
+    new = await slash(fake, row, "slideslam slide", world.bob, die="a8", to="a7")
+    assert "It is not your turn" in error(new).content and "to slide" in error(new).content
+    new = await slash(fake, row, "slideslam slam", world.alice, die="c4")
+    assert "Slide first" in error(new).content and "slide one of your dice" in error(new).content
+    new = await slash(fake, row, "slideslam end", world.alice)
+    assert "Slide first" in error(new).content
+    new = await slash(fake, row, "slideslam slide", world.alice, die="z9", to="a2")
+    assert "is not a square or a die" in error(new).content
+    new = await slash(fake, row, "slideslam slide", world.alice, die="a1", to="a9")
+    assert "a9 is not on the board" in error(new).content and "rows 1–8" in error(new).content
+    new = await slash(fake, row, "slideslam slide", world.alice, die="a8", to="a7")
+    assert "You have no die on a8" in error(new).content and "A at a1" in error(new).content
+    new = await slash(fake, row, "slideslam slide", world.alice, die="f1", to="f3")
+    err = error(new).content
+    assert "cannot slide to f3" in err and "at most 1 step" in err and "It can reach: f2" in err
+    new = await slash(fake, row, "slideslam slide", world.carol, die="a1", to="a2")
+    assert "You are not playing" in error(new).content
+    # the slide by letter, then the slam command with its autocomplete
+    new = await slash(fake, row, "slideslam slide", world.alice, die="C", to="c5")
+    assert "✅" in error(new).content
+    payload = fake.autocomplete(fake.bot, "slideslam slam", user=world.alice, focused="die",
+                                channel=thread, die="")
+    await fake.invoke(payload)
+    choices = {c["value"]: c["name"] for c in fake.autocomplete_choices(payload)}
+    assert "f1" not in choices and choices["c5"].endswith("hits W (4), X (3), V (5)")
+    new = await slash(fake, row, "slideslam slam", world.alice, die="f1")
+    assert "may not Super Slam on their first turn" in error(new).content
+    new = await slash(fake, row, "slideslam slam", world.alice, die="c5")
+    assert "✅" in error(new).content
+    text = thread_text(fake, row)
+    assert "would hit W at c6, X at d5, V at b5" in text and "within 60 s" in text
+    # the response window: only Bob answers; Alice may not end or pass for him
+    new = await slash(fake, row, "slideslam pass", world.alice)
+    assert "is answering the slam" in error(new).content
+    new = await slash(fake, row, "slideslam pass", world.bob)
+    assert "take the hit" in error(new).content
+    assert "W at c6 loses 1 (4 → 3)" in thread_text(fake, row)
+    new = await slash(fake, row, "slideslam pass", world.bob)
+    assert "cannot pass now" in error(new).content and "slide" in error(new).content
+
+
+# ---- the Power Token: DICE IS NOT BEND! and the prediction --------------------------------------
+
+async def slam_three(fake, world, row):
+    """Player 1 slides C to c5 and slams: W, X and V would be hit; the window opens."""
+    await slash(fake, row, "slideslam slide", world.alice, die="c4", to="c5")
+    await slash(fake, row, "slideslam slam", world.alice, die="c5")
+    _, game = await game_of(fake, row)
+    assert game.view(None)["phase"] == "response"
+
+
+async def test_bend_button_asks_which_die_and_is_the_defenders_alone(fake, world):
+    row = await ready(fake, world)
+    await slam_three(fake, world, row)
+    turn = await turn_message(fake, row)
+    assert "DICE IS NOT BEND!" in turn.text() and world.bob.mention in turn.content
+    [bend] = components(turn, "ssb:")
+    new = await fake.invoke(fake.click(turn, bend["custom_id"], user=world.alice))
+    assert "Only " + world.bob.mention in error(new).content
+    new = await fake.invoke(fake.click(turn, bend["custom_id"], user=world.carol))
+    assert "not playing" in error(new).content
+    # three dice would be hit and none is named: which one?
+    new = await fake.invoke(fake.click(turn, bend["custom_id"], user=world.bob))
+    assert "which die do you save?" in error(new).content
+    ask = last_ephemeral(fake, row, world.bob, "which die")
+    labels = [c["label"] for c in ask.components() if c.get("type") == 2]
+    assert labels == ["Save W at c6 (4 → 3)", "Save X at d5 (3 → 2)", "Save V at b5 (5 → 4)"]
+    await fake.invoke(choose(fake, ask, "bend d5", world.bob))
+    text = thread_text(fake, row)
+    assert "Player 2: \"DICE IS NOT BEND!\" Die X at d5 takes no damage" in text
+    assert "X at d5 takes no damage" in text and "W at c6 loses 1 (4 → 3)" in text
+    _, game = await game_of(fake, row)
+    assert game.view(None)["tokens_used"] == [False, True]
+    # the token is spent: later the phrase is refused with the reason
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
+                                       channel=thread_of(fake, row)))
+    assert "already spent" in error(new).content
+    # and the prediction has nothing to predict any more
+    await slash(fake, row, "slideslam slide", world.bob, die="a8", to="a7")
+    new = await fake.invoke(fake.slash(fake.bot, "now-youre-going-to-say", user=world.bob,
+                                       channel=thread_of(fake, row), die="c6"))
+    assert "Power Token is already spent" in error(new).content
+    new = await slash(fake, row, "slideslam slam", world.bob, die="c6", predict=True)
+    assert "Power Token is already spent" in error(new).content
+    new = await slash(fake, row, "slideslam slam", world.bob, die="c6")
+    assert "✅" in error(new).content and "Player 2: \"SLAM!\"" in thread_text(fake, row)
+
+
+async def test_bend_button_saves_the_only_die_at_once(fake, world):
+    row = await ready(fake, world, p2="place a8=6 b8=5 c6=4 d8=3 e8=2 f8=1")
+    await slash(fake, row, "slideslam slide", world.alice, die="c4", to="c5")
+    turn = await turn_message(fake, row)
+    await fake.invoke(choose(fake, turn, "slam c5", world.alice))
+    assert "would hit W at c6" in thread_text(fake, row)
+    turn = await turn_message(fake, row)
+    [bend] = components(turn, "ssb:")
+    await fake.invoke(fake.click(turn, bend["custom_id"], user=world.bob))
+    text = thread_text(fake, row)
+    assert "Die W at c6 takes no damage from this slam" in text
+    assert "Die C at c5 slams (1 damage): W at c6 takes no damage (DICE IS NOT BEND!)." in text
+    _, game = await game_of(fake, row)
+    view = game.view(None)
+    assert view["tokens_used"] == [False, True] and view["current"] == 1
+    assert [d["health"] for d in view["dice"] if d["letter"] == "W"] == [4]
+
+
+async def test_dice_is_not_bend_command(fake, world):
+    row = await ready(fake, world)
+    thread = thread_of(fake, row)
+    await slam_three(fake, world, row)
+    payload = fake.autocomplete(fake.bot, "dice-is-not-bend", user=world.bob, focused="die",
+                                channel=thread, die="")
+    await fake.invoke(payload)
+    assert [c["value"] for c in fake.autocomplete_choices(payload)] == ["c6", "d5", "b5"]
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.alice,
+                                       channel=thread, die="c5"))
+    assert "Only " + world.bob.mention in error(new).content
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
+                                       channel=thread, die="a8"))
+    err = error(new).content
+    assert "a8 is not one of your dice this slam would hit" in err and "`pass`" in err
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
+                                       channel=thread))
+    assert "which die do you save?" in error(new).content
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
+                                       channel=thread, die="c6"))
+    assert "DICE IS NOT BEND!" in error(new).content
+    text = thread_text(fake, row)
+    assert "Die W at c6 takes no damage" in text and "X at d5 loses 1 (3 → 2)" in text
+
+
+async def test_now_youre_going_to_say(fake, world):
+    row = await ready(fake, world)
+    thread = thread_of(fake, row)
+    await slash(fake, row, "slideslam slide", world.alice, die="c4", to="c5")
+    payload = fake.autocomplete(fake.bot, "now-youre-going-to-say", user=world.alice,
+                                focused="die", channel=thread, die="")
+    await fake.invoke(payload)
+    assert [c["value"] for c in fake.autocomplete_choices(payload)] == ["c5"]
+    new = await fake.invoke(fake.slash(fake.bot, "now-youre-going-to-say", user=world.alice,
+                                       channel=thread, die="a1"))
+    assert "may predict only when the slam would damage an enemy die" in error(new).content
+    new = await fake.invoke(fake.slash(fake.bot, "now-youre-going-to-say", user=world.bob,
+                                       channel=thread, die="c6"))
+    assert "It is not your turn" in error(new).content
+    new = await fake.invoke(fake.slash(fake.bot, "now-youre-going-to-say", user=world.alice,
+                                       channel=thread, die="c5"))
+    assert "Now you're going to say" in error(new).content
+    text = thread_text(fake, row)
+    assert "points at player 2: \"Now you're going to say: DICE IS NOT BEND!\"" in text
+    assert "V at b5 loses 1 (5 → 4)" in text
+    _, game = await game_of(fake, row)
+    view = game.view(None)
+    assert view["tokens_used"] == [True, False] and view["phase"] == "slide"  # no window
+    assert view["current"] == 1
+    # Bob can no longer be predicted against (Alice's token is gone) nor answer past slams
+    new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
+                                       channel=thread))
+    assert "no slam to answer" in error(new).content and "slide" in error(new).content
+
+
+async def test_typed_phrase_in_the_thread(fake, world):
+    fake.bot.read_messages = True
+    row = await ready(fake, world)
+    thread = thread_of(fake, row)
+    await slam_three(fake, world, row)
+    assert "or type it in this thread" in (await turn_message(fake, row)).content
+    # a spectator shouting along is ignored; the attacker is told why not
+    user_message(fake, thread, world.carol, "DICE IS NOT BEND!")
+    await fake.settle()
+    user_message(fake, thread, world.alice, "dice is not bend!!!")
+    await fake.settle()
+    assert f"{world.alice.mention} ❌ Only {world.bob.mention}" in thread_text(fake, row)
+    # several dice would be hit, none named: the bot asks which, in the thread
+    user_message(fake, thread, world.bob, "Dice... is NOT bend!")
+    await fake.settle()
+    ask = thread_messages(fake, row)[-1]
+    assert "which die do you save?" in ask.content and world.bob.mention in ask.content
+    new = await fake.invoke(choose(fake, ask, "bend c6", world.alice))
+    assert "is answering the slam" in error(new).content
+    # naming the die in the message works as well
+    user_message(fake, thread, world.bob, "DICE IS NOT BEND! b5")
+    await fake.settle()
+    text = thread_text(fake, row)
+    assert "Die V at b5 takes no damage" in text and "W at c6 loses 1 (4 → 3)" in text
+    # chatter that merely starts like the phrase is not a move, and gets no answer
+    count = len(thread_messages(fake, row))
+    user_message(fake, thread, world.bob, "dice is not bend, what a game")
+    await fake.settle()
+    assert len(thread_messages(fake, row)) == count
+
+
+async def test_typed_phrase_is_ignored_without_read_messages(fake, world):
+    row = await ready(fake, world)
+    await slam_three(fake, world, row)
+    count = len(thread_messages(fake, row))
+    user_message(fake, thread_of(fake, row), world.bob, "DICE IS NOT BEND!")
+    await fake.settle()
+    assert len(thread_messages(fake, row)) == count
+    _, game = await game_of(fake, row)
+    assert game.view(None)["phase"] == "response"
+
+
+# ---- Dice Awakening: Final Form! -----------------------------------------------------------------
+
+ONES = "1,1,1,1,1,1"
+COLUMN_A = "place a1=1 a2=1 a3=1 a4=1 b1=1 c1=1"     # A–D on column a, E on b1, F on c1
+BACK_ROW = "place a8=1 b8=1 c8=1 d8=1 e8=1 f8=1"
+
+
+async def lose_four(fake, world, row):
+    """Turn 1 Alice slides and ends (no Super Slam yet); turn 2 Bob Super Slams column a from
+    a8, Alice takes it: A–D are destroyed, E and F are left."""
+    await slash(fake, row, "slideslam slide", world.alice, die="b1", to="b2")
+    await slash(fake, row, "slideslam end", world.alice)
+    await slash(fake, row, "slideslam slide", world.bob, die="b8", to="b7")
+    await slash(fake, row, "slideslam slam", world.bob, die="a8")
+    await slash(fake, row, "slideslam pass", world.alice)
+    _, game = await game_of(fake, row)
+    assert sorted(game.view(None)["removed"]) == ["A", "B", "C", "D"]
+
+
+async def test_dice_awakening_command_and_form(fake, world):
+    row = await ready(fake, world, p1=COLUMN_A, p2=BACK_ROW, starting_values=ONES)
+    thread = thread_of(fake, row)
+    new = await fake.invoke(fake.slash(fake.bot, "dice-awakening", user=world.alice,
+                                       channel=thread, die="b1", invocation=INVOCATION))
+    assert "you control 6 dice" in error(new).content
+    await lose_four(fake, world, row)
+    assert "Super Slams (2 damage)" in thread_text(fake, row)
+    payload = fake.autocomplete(fake.bot, "dice-awakening", user=world.alice, focused="die",
+                                channel=thread, die="", invocation="x")
+    await fake.invoke(payload)
+    assert [c["value"] for c in fake.autocomplete_choices(payload)] == ["b2", "c1"]
+    new = await fake.invoke(fake.slash(fake.bot, "dice-awakening", user=world.bob,
+                                       channel=thread, die="a8", invocation=INVOCATION))
+    assert "It is not your turn" in error(new).content
+    # a wrong invocation is refused with the right text shown
+    new = await fake.invoke(fake.slash(fake.bot, "dice-awakening", user=world.alice,
+                                       channel=thread, die="c1",
+                                       invocation="My dice are cool! DICE AWAKENING!"))
+    err = error(new).content
+    assert "must be spoken in full" in err and INVOCATION in err
+    # the turn message's form: the die and the invocation (case and punctuation free)
+    turn = await turn_message(fake, row)
+    [awaken] = components(turn, "ssa:")
+    new = await fake.invoke(fake.click(turn, awaken["custom_id"], user=world.bob))
+    assert "It is not your turn" in error(new).content
+    opened = fake.click(turn, awaken["custom_id"], user=world.alice)
+    await fake.invoke(opened)
+    spoken = INVOCATION.lower().replace("!", "").replace(".", "")
+    await fake.invoke(fake.submit_modal(opened, {"awaken-die": "c1",
+                                                 "awaken-invocation": spoken}))
+    text = thread_text(fake, row)
+    assert "Die F at c1 (health 1) is replaced by the awakened die" in text
+    _, game = await game_of(fake, row)
+    [f] = [d for d in game.view(None)["dice"] if d["letter"] == "F"]
+    assert f["awakened"] and game.view(None)["awakened_used"] == [True, False]
+    new = await fake.invoke(fake.slash(fake.bot, "dice-awakening", user=world.alice,
+                                       channel=thread, die="b2", invocation=INVOCATION))
+    assert "once per game" in error(new).content
+    # the awakened die slides 2
+    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.alice, focused="to",
+                                channel=thread, die="F", to="")
+    await fake.invoke(payload)
+    assert "c3" in [c["value"] for c in fake.autocomplete_choices(payload)]
+
+
+# ---- whole games ---------------------------------------------------------------------------------
+
+def enemy_health(game, seat) -> int:
+    return sum(d["health"] for d in game.view(None)["dice"] if d["owner"] != seat)
+
+
+def damage_of(game, seat, move) -> int:
+    after = game.copy()
+    after.apply(seat, move)
+    if after.view(None)["phase"] == "response":
+        after.apply(1 - seat, "pass")
+    return enemy_health(game, seat) - enemy_health(after, seat)
+
+
+def greedy(game, seat) -> str:
+    """A keen player: the slide that sets up the hardest slam, then that slam."""
+    legal = game.legal(seat)
+    phase = game.view(None)["phase"]
+    if phase == "slam":
+        slams = [m for m in legal if m.startswith("slam ") and not m.endswith("predict")]
+        best = max(slams, key=lambda m: damage_of(game, seat, m), default=None)
+        return best if best and damage_of(game, seat, best) > 0 else "end"
+
+    def setup_value(slide):
+        after = game.copy()
+        after.apply(seat, slide)
+        return max((damage_of(after, seat, m) for m in after.legal(seat)
+                    if m.startswith("slam ") and not m.endswith("predict")), default=0)
+    return max((m for m in legal if m.startswith("slide ")), key=setup_value)
+
+
+async def play_by_components(fake, row, user, move):
+    """Make `move` with the turn message's components, as a player clicking would."""
+    turn = await turn_message(fake, row)
+    if move.startswith("slide ") and components(turn, "ssd:"):
+        [picker] = components(turn, "ssd:")
+        await fake.invoke(fake.select(turn, picker["custom_id"], [move.split()[1]], user=user))
+        turn = last_ephemeral(fake, row, user, "Slide **")
+    await fake.invoke(choose(fake, turn, move, user))
+
+
+async def place_by_panel(fake, user, squares):
+    for sq in squares:
+        panel = panel_of(fake, user)
+        await fake.invoke(choose(fake, panel, f"place {sq}=1", user))
+    panel = panel_of(fake, user)
+    await fake.invoke(fake.click(panel, button_for(panel, "confirm"), user=user))
+
+
+async def test_full_game_from_challenge_to_a_win(fake, world):
+    players = users(world)
+    # the challenge, accepted with the button
+    row = await start(fake, world, starting_values=ONES, vote_seconds=20)
+    assert row.thread_id is not None
+    # the Wall of Unknowing, through the DM panels
+    await place_by_panel(fake, world.alice, ["a1", "b1", "c1", "d1", "e1", "f1"])
+    assert not re.search(r"\b[a-f]1\b", thread_everything(fake, row))
+    await place_by_panel(fake, world.bob, ["a8", "b8", "c8", "d8", "e8", "f8"])
+    for user in players:        # both secret panels now point to the thread
+        assert "The wall is down" in [m for m in fake.dms_to(user) if m.files][-1].content
+    # the argument and the vote: Carol likes Alice's case
+    await slash(fake, row, "slideslam argue", world.alice, text="Six ones. Six Super Slams.")
+    await slash(fake, row, "slideslam argue", world.bob, text="Mine are ones too, but darker.")
+    vote = vote_message(fake, row)
+    await fake.invoke(fake.click(vote, next(c for c in vote.custom_ids if c.endswith(":1")),
+                                 user=world.carol))
+    row = await fake.bot.store.get_game(row.id)
+    await fake.bot.tables.expire(row.id, row.version)
+    await fake.settle()
+    assert "Player 1 goes first." in thread_text(fake, row)
+    # turns with the buttons of each turn message, until somebody has no dice left
+    bent = False
+    for _ in range(120):
+        _, game = await game_of(fake, row)
+        if game.outcome() is not None:
+            break
+        [seat] = game.actors()
+        view = game.view(None)
+        if view["phase"] == "response" and not bent:
+            turn = await turn_message(fake, row)
+            [bend] = components(turn, "ssb:")
+            new = await fake.invoke(fake.click(turn, bend["custom_id"], user=players[seat]))
+            if "which die" in said(new):
+                ask = last_ephemeral(fake, row, players[seat], "which die")
+                await fake.invoke(fake.click(ask, next(c for c in ask.custom_ids
+                                                       if ":bend " in c), user=players[seat]))
+            bent = True
+            continue
+        move = "pass" if view["phase"] == "response" else greedy(game, seat)
+        await play_by_components(fake, row, players[seat], move)
+    else:
+        pytest.fail("no winner after 120 actions")
+    outcome = game.outcome()
+    assert len(outcome.winners) == 1 and "has no dice left" in outcome.reason
+    winner = players[outcome.winners[0]]
+    text = thread_text(fake, row)
+    assert f"🏆 **{winner.mention} wins**" in text and "DICE IS NOT BEND!" in text
+    assert "Super Slams" in text
+    finished = await fake.bot.store.get_game(row.id)
+    assert finished.status == "finished"
+    last = thread_messages(fake, row)[-1]
+    assert last.custom_ids == [] and last.files
+    for m in thread_messages(fake, row):
+        for f in m.files:
+            assert_png(f)
+    new = await slash(fake, row, "slideslam end", winner)
+    assert "You have no Slide and Slam: Dice Is Not Bend! game running" in error(new).content
+
+
+async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
+    fake.close_dms(world.bob)
+    row = await start(fake, world)
+    assert fake.dms_to(world.bob) == []
+    [fallback] = [m for m in thread_messages(fake, row)
+                  if any(c.startswith("pn:") for c in m.custom_ids)]
+    assert world.bob.mention in fallback.content
+    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.carol))
+    assert "players of this game only" in error(new).content
+    await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.bob))
+    panel = last_ephemeral(fake, row, world.bob, "you are player 2")
+    assert_png(panel.files[0]) and "rows 5–8" in panel.content
+    # the value select edits the ephemeral panel in place
+    [vs] = components(panel, "ssv:")
+    await fake.invoke(fake.select(panel, vs["custom_id"], ["3"], user=world.bob))
+    panel = last_ephemeral(fake, row, world.bob, "you are player 2")
+    assert "Now placing **die X (3)**" in panel.content
+    await fake.invoke(choose(fake, panel, "place d5=3", world.bob))
+    panel = last_ephemeral(fake, row, world.bob, "you are player 2")
+    assert "X (3) on d5" in panel.content
+    await typed(fake, row, world.bob, "place a8=6 b8=5 c8=4 e8=2 f8=1")
+    await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.bob))
+    panel = last_ephemeral(fake, row, world.bob, "you are player 2")
+    await fake.invoke(fake.click(panel, button_for(panel, "confirm"), user=world.bob))
+    assert "Player 2 has finished placing" in thread_text(fake, row)
+    everything = thread_everything(fake, row)
+    assert not re.search(r"\b(d5|a8|b8|c8|e8|f8)\b", everything)
+    # one fallback offer for the placement, not one per move
+    assert len([m for m in thread_messages(fake, row)
+                if any(c.startswith("pn:") for c in m.custom_ids)]) == 1
+
+
+async def test_command_tree_is_valid(fake):
+    from bot.validate import validate
+    tree = fake.bot.tree_payload()
+    assert validate(tree) == []
+    names = {c["name"] for c in tree}
+    assert {"slideslam", "dice-is-not-bend", "now-youre-going-to-say",
+            "dice-awakening"} <= names
+    [group] = [c for c in tree if c["name"] == "slideslam"]
+    assert {o["name"] for o in group["options"]} >= {
+        "challenge", "slide", "slam", "end", "pass", "argue", "board", "panel", "move"}
+
+
+async def test_big_board_splits_the_squares_and_board_command(fake, world):
+    row = await start(fake, world, columns=9, rows=10, starting_values="6,6,5,5,1,1")
+    panel = panel_of(fake, world.alice)
+    [vs] = components(panel, "ssv:")
+    assert [o["label"] for o in vs["options"]] == [
+        "Die A — health 6 (×2)", "Die C — health 5 (×2)", "Die E — health 1 (×2)"]
+    selects = [c for c in components(panel, "ssm:") if ":q" in c["custom_id"]]
+    assert [len(c["options"]) for c in selects] == [25, 20]        # 45 squares, 25 at most
+    assert "rows 1–3" in selects[0]["placeholder"] and "rows 3–5" in selects[1]["placeholder"]
+    await fake.invoke(choose(fake, panel, "place i5=6", world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "A (6) on i5" in panel.content and "Now placing **die B (6)**" in panel.content
+    new = await slash(fake, row, "slideslam board", world.carol)
+    reply = [r for r in new if r.content][-1]
+    assert reply.ephemeral and "the Wall of Unknowing hides both sides" in reply.content
+    assert "i5" not in reply.content
+
+
+async def test_response_window_times_out_to_a_pass(fake, world):
+    row = await ready(fake, world, response_window=15)
+    await slam_three(fake, world, row)
+    row = await fake.bot.store.get_game(row.id)
+    assert row.deadline_kind == "turn" and 10 < row.deadline - row.updated_at <= 16
+    # Bob's own panel offers the same answer, privately
+    new = await slash(fake, row, "slideslam panel", world.bob)
+    panel = last_ephemeral(fake, row, world.bob, "Your move")
+    assert components(panel, "ssb:") and button_for(panel, "pass")
+    await fake.bot.tables.expire(row.id, row.version)
+    await fake.settle()
+    text = thread_text(fake, row)
+    assert "⏰ Time ran out." in text and "Player 2 keeps the Power Token." in text
+    assert "W at c6 loses 1 (4 → 3)" in text
+    _, game = await game_of(fake, row)
+    assert game.view(None)["current"] == 1 and game.view(None)["tokens_used"] == [False, False]
