@@ -1,0 +1,61 @@
+"""How long a TradeShowdown round picture takes, view to PNG bytes (no assertions).
+
+Views come from real fights (random legal play, fixed seeds) in the attack phase, where the
+picture holds the most: cards with slashes, every roll, sets, combo dice and the attack order.
+Two fighters (one row of the grid), four (two rows) and six (three rows), Tag Team on. Most of
+the time is the base's palette quantisation, which grows with the picture's area. One warm-up
+call first (fonts, shape caches). Run: `.venv/bin/python -m bench.render_tradeshowdown`.
+"""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from bot.engine.core import CHANCE
+from bot.engine.tradeshowdown import TradeShowdown
+from rendering.tradeshowdown import render, render_card
+
+ROUNDS = 15
+
+
+def _attack_view(players: int, seed: int = 4) -> dict[str, Any]:
+    g = TradeShowdown.new(players)
+    rng = random.Random(seed)
+    while g.actors() and not (g.round >= 3 and g.phase == "attack"):
+        if CHANCE in g.actors():
+            g.apply(CHANCE, g.chance().sample(rng))
+        else:
+            p = rng.choice(g.actors())
+            g.apply(p, rng.choice(g.legal(p)))
+    return g.view(None)
+
+
+def _median_ms(fn, arg, rounds: int) -> float:
+    fn(arg)
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn(arg)
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 2)
+
+
+def bench(rounds: int = ROUNDS) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for n in (2, 4, 6):
+        view = _attack_view(n)
+        tag = "" if n == 2 else f", {n} fighters"     # two fighters: the headline figure
+        out[f"tradeshowdown board render ms (median{tag})"] = _median_ms(render, view, rounds)
+        out[f"tradeshowdown board PNG KB{' (' + tag[2:] + ')' if tag else ''}"] = round(
+            len(render(view).png) / 1024, 1)
+    card = {"name": "Ace Accounting", "digits": "6035550142", "zip": "03038"}
+    out["tradeshowdown card render ms (median)"] = _median_ms(render_card, card, rounds)
+    out["tradeshowdown card PNG KB"] = round(len(render_card(card).png) / 1024, 1)
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench(), indent=2))

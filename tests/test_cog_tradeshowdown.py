@@ -1,0 +1,570 @@
+"""TradeShowdown through Discord (the offline harness): business cards, the challenge and the
+open table, the secret dice choice and window in the panels, the public attacks with their
+select and "best" buttons, secrets, errors, and the DM-closed fallback."""
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+import bot.tables
+from bot.engine.tradeshowdown.cards import SAMPLE_CARDS
+
+EPHEMERAL = 64
+KIND = "tradeshowdown"
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+def ephemeral_texts(requests) -> str:
+    return "\n".join(r.content for r in requests if r.ephemeral)
+
+
+def challenge_buttons(msg):
+    return {cid.split(":")[-1]: cid for cid in msg.custom_ids}
+
+
+def ours(cid: str) -> bool:
+    return cid.startswith(("mv:", "tsd:", "tsp:", "tm:"))
+
+
+def panel_of(fake, user):
+    """The user's newest DM that carries game components (their current panel)."""
+    for msg in reversed(fake.dms_to(user)):
+        if any(ours(c) and not c.startswith("tm:") for c in msg.custom_ids):
+            return msg
+    raise AssertionError(f"no panel in {user.name}'s DMs")
+
+
+def component(msg, prefix: str) -> dict:
+    return next(c for c in msg.components() if str(c.get("custom_id", "")).startswith(prefix))
+
+
+def button(msg, *, move: str | None = None, label: str | None = None) -> str:
+    for c in msg.components():
+        cid = c.get("custom_id", "")
+        if c.get("type") != 2:
+            continue
+        if move is not None and cid.startswith("mv:") and cid.split(":", 3)[3] == move:
+            return cid
+        if label is not None and label in (c.get("label") or ""):
+            return cid
+    raise AssertionError(f"no button {move or label!r} on the message: {msg.custom_ids}")
+
+
+def labels(msg) -> list[str]:
+    return [c.get("label") or "" for c in msg.components() if c.get("type") == 2]
+
+
+def thread_text(fake, row) -> str:
+    parts = []
+    for m in fake.messages_in(row.thread_id):
+        parts.append(m.text())
+        parts += [f.description or "" for f in m.files]
+    return "\n".join(parts)
+
+
+def turn_message(fake, row):
+    """The newest thread message with move components (the attacker's turn message)."""
+    for msg in reversed(fake.messages_in(row.thread_id)):
+        if any(c.startswith(("mv:", "tsp:")) for c in msg.custom_ids):
+            return msg
+    raise AssertionError("no turn message in the thread")
+
+
+def assert_png(f):
+    with Image.open(io.BytesIO(f.data)) as img:
+        img.verify()
+    assert f.filename.endswith(".png") and f.description
+
+
+async def game(fake, gid):
+    return await fake.bot.tables.load(gid)
+
+
+async def save(fake, user, slot, name, digits, zip_code):
+    await fake.bot.store.save_card(user.id, slot, name, digits, zip_code)
+
+
+async def challenge(fake, world, **options):
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} challenge", user=world.alice,
+                                 channel=world.games, opponent=world.bob, **options))
+    msg = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    return msg
+
+
+async def start_two(fake, world, **options):
+    msg = await challenge(fake, world, **options)
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    return (await fake.bot.store.active_games())[-1]
+
+
+class Scripted:
+    """Stands in for the table's seeded RNG: die values from a script, then seeded ones."""
+
+    def __init__(self, values, seed=7):
+        self.values, self.rng = list(values), random.Random(seed)
+
+    def choice(self, options):
+        if self.values:
+            v = str(self.values.pop(0))
+            assert v in options, (v, options)
+            return v
+        return self.rng.choice(options)
+
+
+def script_rolls(monkeypatch, values):
+    rng = Scripted(values)
+    monkeypatch.setattr(bot.tables, "chance_rng", lambda *a, **k: rng)
+    return rng
+
+
+# --- business cards ---------------------------------------------------------------------------
+
+async def test_card_set_show_and_errors(fake, world):
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} card set", user=world.alice,
+                                       channel=world.games, name="  Ace   Accounting ",
+                                       digits="(603) 555-0142", zip="03038"))
+    [ok] = [r for r in new if r.content]
+    assert ok.ephemeral and "Saved in slot 1" in ok.content and "6035550142" in ok.content
+    assert ok.files and all(f.description for f in ok.files)
+    assert_png(ok.files[0])
+    assert await fake.bot.store.cards_of(world.alice.id) == [
+        {"slot": 1, "name": "Ace Accounting", "digits": "6035550142", "zip": "03038"}]
+
+    bad = [
+        (dict(digits="555-CALL-NOW", zip="03038"), "0-9"),
+        (dict(digits="12345", zip="03038"), "6 to 40 digits"),
+        (dict(digits="1" * 41, zip="03038"), "this one has 41"),
+        (dict(digits="6035550142", zip="0303"), "exactly 5 digits"),
+        (dict(digits="6035550142", zip="03038-1234"), "exactly 5 digits"),
+        (dict(digits="6035550142", zip="ABCDE"), "exactly 5 digits"),
+    ]
+    for given, expected in bad:
+        new = await fake.invoke(fake.slash(fake.bot, f"{KIND} card set", user=world.alice,
+                                           channel=world.games, name="Broken", **given))
+        [err] = [r for r in new if r.content]
+        assert err.ephemeral and expected in err.content, (given, err.content)
+        if "zip" not in expected and "exactly" not in expected:
+            assert "dashes" in err.content  # says the separators are stripped
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} card set", user=world.alice,
+                                       channel=world.games, name="N" * 41, digits="6035550142",
+                                       zip="03038"))
+    assert "at most 40" in ephemeral_texts(new)
+    # nothing broken was saved
+    assert [c["name"] for c in await fake.bot.store.cards_of(world.alice.id)] == [
+        "Ace Accounting"]
+
+    # slot 2, and show
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} card set", user=world.alice,
+                                 channel=world.games, name="Blue Ox", digits="212 555 0187",
+                                 zip="10001", slot=2))
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} card show", user=world.bob,
+                                       channel=world.games, options={"user": world.alice}))
+    [shown] = [r for r in new if r.content]
+    assert shown.ephemeral and "Ace Accounting" in shown.content and "Blue Ox" in shown.content
+    assert [f.filename for f in shown.files] == ["card-1.png", "card-2.png"]
+    assert all(f.description for f in shown.files)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} card show", user=world.carol,
+                                       channel=world.games))
+    assert "no business card yet" in ephemeral_texts(new)
+    assert fake.messages_in(world.games) == []  # all of it was private
+
+
+async def test_card_random_deals_and_saves(fake, world):
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
+                                       channel=world.games, slot=2))
+    [dealt] = [r for r in new if r.content]
+    assert dealt.ephemeral and "slot 2" in dealt.content and dealt.files
+    [card] = await fake.bot.store.cards_of(world.carol.id)
+    assert card["slot"] == 2 and card["digits"].isdigit() and 6 <= len(card["digits"]) <= 40
+    assert len(card["zip"]) == 5 and card["name"] in dealt.content
+
+
+# --- a game through panels and buttons --------------------------------------------------------
+
+async def act_once(fake, row, game_state, users, seen: set[str]) -> None:
+    """One player action, the way a player would make it: a panel component in the DM for the
+    secret steps, a component under the thread's turn message for the attacks."""
+    g = game_state
+    view = g.view(None)
+    phase = view["phase"]
+    standing = sum(f["standing"] for f in view["fighters"])
+    if phase == "choose":
+        seat = g.actors()[0]
+        user = users[seat]
+        panel = panel_of(fake, user)
+        own = g.view(seat)["fighters"][seat]
+        if standing >= 3 and own["target"] is None:
+            target = next(c for c in panel.custom_ids if c.startswith("mv:") and "target @" in c)
+            await fake.invoke(fake.click(panel, target, user=user))
+            return
+        dice = component(panel, "tsd:")
+        if seat % 2 == 0 or "roll-all" in seen:
+            values = [o["value"] for o in dice["options"]]
+            await fake.invoke(fake.select(panel, dice["custom_id"], values, user=user))
+        else:
+            seen.add("roll-all")
+            await fake.invoke(fake.click(panel, button(panel, label="Roll all"), user=user))
+        return
+    if phase == "window":
+        seat = g.actors()[0]
+        user = users[seat]
+        panel = panel_of(fake, user)
+        for verb in ("intimidate", "combo"):
+            if verb in seen:
+                continue
+            cids = [c for c in panel.custom_ids if c.startswith("mv:") and f":{verb} " in c]
+            if cids:
+                seen.add(verb)
+                await fake.invoke(fake.click(panel, cids[0], user=user))
+                return
+            sel = [c for c in panel.custom_ids if c.startswith("tsp:") and c.endswith(verb)]
+            if sel:
+                seen.add(verb)
+                opts = [o["value"] for o in component(panel, sel[0])["options"]]
+                await fake.invoke(fake.select(panel, sel[0], [opts[0]], user=user))
+                return
+        await fake.invoke(fake.click(panel, button(panel, move="done"), user=user))
+        return
+    assert phase == "attack", phase
+    p = view["pending"]
+    user = users[p["seat"]]
+    msg = turn_message(fake, row)
+    if p["stage"] == "slash":
+        if "slash-select" not in seen:
+            seen.add("slash-select")
+            sel = component(msg, "tsp:")
+            await fake.invoke(fake.select(msg, sel["custom_id"], [sel["options"][0]["value"]],
+                                          user=user))
+        elif any("best-first" in x for x in labels(msg)):
+            seen.add("all-best")
+            await fake.invoke(fake.click(msg, button(msg, label="best-first"), user=user))
+        else:
+            await fake.invoke(fake.click(msg, button(msg, label="Best slash"), user=user))
+    elif p["stage"] == "special":
+        seen.add("special")
+        await fake.invoke(fake.click(msg, button(msg, label="Number Cruncher"), user=user))
+    else:
+        seen.add("redirect")
+        await fake.invoke(fake.click(msg, button(msg, label="Attack player"), user=user))
+
+
+async def play_out(fake, row, users, seen=None, limit=600):
+    seen = set() if seen is None else seen
+    for _ in range(limit):
+        row, g = await game(fake, row.id)
+        if row.status != "active":
+            return row, g, seen
+        await act_once(fake, row, g, users, seen)
+    raise AssertionError("the game did not end")
+
+
+async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
+    script_rolls(monkeypatch, [])  # seeded dice: the same fight every run
+    await save(fake, world.alice, 1, "Ace Accounting", "6035550142", "03038")
+    await save(fake, world.bob, 1, "Old Card", "1111111", "11111")
+    msg = await challenge(fake, world, tag_team=False, fair_length=6, round_limit=12)
+    assert "fair_length=6" in msg.content and "cards" not in msg.content
+    # Bob changes his card between the challenge and the accept: the new one fights.
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} card set", user=world.bob,
+                                 channel=world.games, name="Blue Ox Plumbing",
+                                 digits="212-555-0187", zip="10001"))
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    [row] = await fake.bot.store.active_games()
+    assert row.options["cards"] == [
+        [{"name": "Ace Accounting", "digits": "6035550142", "zip": "03038"}],
+        [{"name": "Blue Ox Plumbing", "digits": "2125550187", "zip": "10001"}]]
+    users = [world.alice, world.bob]
+    text = thread_text(fake, row)
+    assert "Ace Accounting" in text and "Blue Ox Plumbing" in text and "check your DMs" in text
+
+    # Round 1 by hand: Alice ticks three dice in her panel; nothing of it reaches the thread.
+    panel = panel_of(fake, world.alice)
+    assert panel.files and "you are player 1" in panel.content
+    dice = component(panel, "tsd:")
+    assert len(dice["options"]) == 10 and dice["max_values"] == 10
+    await fake.invoke(fake.select(panel, dice["custom_id"], ["d4.1", "d8.2", "d10.3"],
+                                  user=world.alice))
+    row, g = await game(fake, row.id)
+    assert g.view(0)["fighters"][0]["dice"] == [4, 8, 10]
+    text = thread_text(fake, row)
+    assert "Player 1 has chosen their dice" in text
+    assert "d4 d8 d10" not in text and "will roll" not in text and "dice d4" not in text
+    assert any("You will roll d4 d8 d10" in m.content for m in fake.dms_to(world.alice))
+    assert not any("d4 d8 d10" in m.text() for m in fake.dms_to(world.bob))
+    assert not any("Tag in" in x for x in labels(panel_of(fake, world.bob)))  # tag_team off
+    # Bob may not roll dice he does not have (typed), and a stranger may not play at all.
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob,
+                                       channel=fake.channels[row.thread_id],
+                                       move="dice d4 d4 d4"))
+    assert "do not have that many d4" in ephemeral_texts(new)
+    bob_panel = panel_of(fake, world.bob)
+    new = await fake.invoke(fake.click(bob_panel, button(bob_panel, label="Roll all"),
+                                       user=world.bob))
+    text = thread_text(fake, row)
+    assert "Dice chosen: player 1 rolls d4 d8 d10" in text and "Player 1 rolls" in text
+
+    row, g, seen = await play_out(fake, row, users)
+    assert row.status == "finished"
+    assert {"slash-select", "all-best", "roll-all"} <= seen, seen
+    last = fake.messages_in(row.thread_id)[-1]
+    assert "wins" in last.content or "Draw" in last.content
+    for m in fake.messages_in(row.thread_id):
+        for f in m.files:
+            assert_png(f)
+    assert all(not m.ephemeral for m in fake.messages_in(row.thread_id))
+
+
+async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
+    # Text only (as when rendering/tradeshowdown.py is missing): the cog still works, faster.
+    import sys
+    monkeypatch.setattr(sys.modules["cogs.tradeshowdown"], "_renderer", lambda name: None)
+    script_rolls(monkeypatch, [])
+    await save(fake, world.alice, 1, "Ace Accounting", "6035550142", "03038")
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
+                                 channel=world.games))
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
+                                       channel=world.games, fair_length=6, round_limit=2))
+    assert "Tip" not in ephemeral_texts(new)  # Alice has a card
+    msg = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    ids = challenge_buttons(msg)
+    assert set(ids) == {"join", "leave", "start", "cancel"}
+    await fake.invoke(fake.click(msg, ids["join"], user=world.bob))
+    await fake.invoke(fake.click(msg, ids["join"], user=world.carol))
+    assert world.carol.mention in fake.messages_in(world.games)[-1].content
+    await fake.invoke(fake.click(msg, ids["start"], user=world.alice))
+    [row] = await fake.bot.store.active_games()
+    assert row.players == [world.alice.id, world.bob.id, world.carol.id]
+    [carol_card] = await fake.bot.store.cards_of(world.carol.id)
+    plain = {k: carol_card[k] for k in ("name", "digits", "zip")}
+    # Tag Team (default): a saved card gets a sample partner that no sample seat uses; Bob has
+    # no card, so he fights with the samples of seat 2.
+    assert row.options["cards"] == [
+        [{"name": "Ace Accounting", "digits": "6035550142", "zip": "03038"}, SAMPLE_CARDS[0]],
+        None, [plain, SAMPLE_CARDS[1]]]
+    users = [world.alice, world.bob, world.carol]
+
+    # Alice ticks dice before naming a target: told what to do first.
+    panel = panel_of(fake, world.alice)
+    targets = [c for c in panel.custom_ids if "target @" in c]
+    assert [c.split(":", 3)[3] for c in targets] == ["target @2", "target @3"]
+    assert "Roll all" not in " ".join(labels(panel))  # not before a target is named
+    dice = component(panel, "tsd:")
+    new = await fake.invoke(fake.select(panel, dice["custom_id"], ["d10.1"], user=world.alice))
+    assert "Pick your target first" in ephemeral_texts(new)
+    before = len(fake.messages_in(row.thread_id))
+    await fake.invoke(fake.click(panel, button(panel, move="target @3"), user=world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "Your target: **player 3**" in panel.content and "Roll all" in " ".join(labels(panel))
+    assert len(fake.messages_in(row.thread_id)) == before  # a secret step: nothing posted
+    # The tag button is there (Tag Team), and toggles in secret.
+    await fake.invoke(fake.click(panel, button(panel, move="tag"), user=world.alice))
+    panel = panel_of(fake, world.alice)
+    assert "Cancel the tag" in labels(panel)
+    await fake.invoke(fake.click(panel, button(panel, label="Roll all"), user=world.alice))
+    # Bob types his choice with counts and a member as the target.
+    thread = fake.channels[row.thread_id]
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread,
+                                       d10=2, d4=1, target=world.robot))
+    assert "not in this game" in ephemeral_texts(new)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread,
+                                       d10=2, d4=1, target=world.alice))
+    assert "dice d4 d10 d10 @1" in ephemeral_texts(new)
+    text = thread_text(fake, row)
+    assert "target" not in text.lower() and "tags in" not in text and "d4 d10 d10" not in text
+    row, g, seen = await play_out(fake, row, users)
+    assert row.status == "finished"
+    text = thread_text(fake, row)
+    assert "player 2 rolls d4 d10 d10 at player 1" in text and "tags in" in text
+    assert not any(m.files for m in fake.messages_in(row.thread_id))
+
+
+async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatch):
+    await save(fake, world.alice, 1, "Zip Fighter", "678901", "12345")
+    await save(fake, world.bob, 1, "Triple Threes", "333444", "99999")
+    # Alice rolls d8 d10 d10 d10 d10 -> 5 1 2 3 4 (no set, all in her zip); Bob d4 d4 -> 3 3.
+    script_rolls(monkeypatch, [5, 1, 2, 3, 4, 3, 3])
+    row = await start_two(fake, world, tag_team=False, fair_length=6, round_limit=2)
+    users = [world.alice, world.bob]
+    thread = fake.channels[row.thread_id]
+    panel = panel_of(fake, world.alice)
+    dice = component(panel, "tsd:")
+    await fake.invoke(fake.select(panel, dice["custom_id"],
+                                  ["d8.1", "d10.1", "d10.2", "d10.3", "d10.4"], user=world.alice))
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread,
+                                       d4=2))
+    assert "dice d4 d4" in ephemeral_texts(new)
+    posted = len(fake.messages_in(thread))
+
+    # The window: Alice's panel offers the five combo dice as buttons, Bob's the intimidation.
+    a = panel_of(fake, world.alice)
+    assert [x for x in labels(a) if x.startswith("Combo")] == [
+        f"Combo: set aside the {v}" for v in (1, 2, 3, 4, 5)]
+    assert not any("Intimidate" in x for x in labels(a))
+    for v in (1, 2, 3, 4, 5):
+        a = panel_of(fake, world.alice)
+        await fake.invoke(fake.click(a, button(a, move=f"combo {v}"), user=world.alice))
+    a = panel_of(fake, world.alice)
+    assert "Combo: 5/5" in a.content and not any("Combo:" in x for x in labels(a))
+    b = panel_of(fake, world.bob)
+    assert labels(b)[0] == "Intimidate: slash your own 3 (+1 width)"
+    assert not any("Combo" in x for x in labels(b))
+    await fake.invoke(fake.click(b, button(b, move="intimidate 3"), user=world.bob))
+    assert "width 3 height 3" in panel_of(fake, world.bob).content
+    # Secret window choices: nothing posted, nothing said in the thread.
+    assert len(fake.messages_in(thread)) == posted
+    assert "intimidat" not in thread_text(fake, row) and "aside" not in thread_text(fake, row)
+    for user in users:
+        p = panel_of(fake, user)
+        await fake.invoke(fake.click(p, button(p, move="done"), user=user))
+    text = thread_text(fake, row)
+    assert "intimidates: slashes 3 on Triple Threes" in text and "combo 5/5" in text
+    assert "Attack order: player 2 (width 3 height 3, depth 2), player 1 (combo ready" in text
+
+    # Bob's attack, in the thread: a select of eligible digits and the best buttons.
+    msg = turn_message(fake, row)
+    sel = component(msg, "tsp:")
+    assert [o["label"] for o in sel["options"]] == ["Digit 5: 0", "Digit 6: 1"]
+    assert "Best slash: 1" in labels(msg) and "All 3 best-first: 1 1 0" in labels(msg)
+    best = button(msg, label="Best slash")
+    new = await fake.invoke(fake.click(msg, best, user=world.carol))
+    assert "not playing in this game" in ephemeral_texts(new)
+    new = await fake.invoke(fake.click(msg, best, user=world.alice))
+    assert "not your move" in ephemeral_texts(new)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob, channel=thread,
+                                       move="slash 9"))
+    assert "up to 3" in ephemeral_texts(new) and "`slash 9` is not one of them" in \
+        ephemeral_texts(new)
+    await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
+    msg = turn_message(fake, row)
+    sel = component(msg, "tsp:")
+    assert sel["options"][0]["label"] == "Digit 5: 0 — X it out"
+    await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob, channel=thread,
+                                       move="slash 0"))
+    assert "not X'd" in ephemeral_texts(new)
+    msg = turn_message(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, label="Best slash"), user=world.bob))
+    row, g = await game(fake, row.id)
+    assert g.view(None)["fighters"][0]["cards"][0]["slashes"] == [0, 0, 0, 0, 2, 1]
+
+    # Alice's special attack: buttons, and the Snapping Pencil as a select of values.
+    msg = turn_message(fake, row)
+    assert {"Number Cruncher", "Collating Claw", "Hot Coffee Spout", "Hold the combo"} <= set(
+        labels(msg))
+    assert "five combo dice" in msg.content
+    sel = component(msg, "tsp:")
+    assert len(sel["options"]) == 10
+    await fake.invoke(fake.select(msg, sel["custom_id"], ["special snapping-pencil 3"],
+                                  user=world.alice))
+    assert "fires Snapping Pencil: player 2's 3s never count" in thread_text(fake, row)
+    row, g, _ = await play_out(fake, row, users)
+    assert row.status == "finished"
+
+
+async def test_dice_errors_stale_panel_and_typed_moves(fake, world):
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} challenge", user=world.alice,
+                                       channel=world.games, opponent=world.bob,
+                                       dice="2xd4,8xd12"))
+    assert "d12 is not allowed" in ephemeral_texts(new) and not fake.messages_in(world.games)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} challenge", user=world.alice,
+                                       channel=world.games, opponent=world.bob))
+    assert "no business card saved" in ephemeral_texts(new)  # the tip, for Alice only
+    await fake.invoke(fake.click(fake.messages_in(world.games)[-1],
+                                 label="Accept", user=world.bob))
+    [row] = await fake.bot.store.active_games()
+    thread = fake.channels[row.thread_id]
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice,
+                                       channel=thread))
+    assert "at least one die" in ephemeral_texts(new)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice,
+                                       channel=thread, d4=3))
+    assert "do not have that many d4" in ephemeral_texts(new) and "2×d4" in ephemeral_texts(new)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice,
+                                       channel=thread, d10=1, target=world.bob))
+    assert "target is always the other one" in ephemeral_texts(new)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.carol,
+                                       channel=thread, d10=1))
+    assert "no TradeShowdown game" in ephemeral_texts(new) or "not playing" in \
+        ephemeral_texts(new)
+    # The typed fallback of the panel (a modal): a die size that does not exist.
+    panel = panel_of(fake, world.alice)
+    opened = fake.click(panel, f"tm:{row.id}", user=world.alice)
+    await fake.invoke(opened)
+    modal = fake.interactions[opened["token"]].modal
+    field = next(c["custom_id"] for c in modal["components"][0]["components"])
+    new = await fake.invoke(fake.submit_modal(opened, {field: "dice d12 d10"}))
+    assert "d4, d6, d8, d10" in ephemeral_texts(new)
+    # Autocomplete of the move command offers only this player's legal moves.
+    ac = fake.autocomplete(fake.bot, f"{KIND} move", user=world.alice, channel=thread,
+                           focused="move", move="d10 d10 d10 d10")
+    await fake.invoke(ac)
+    choices = fake.autocomplete_choices(ac)
+    assert choices and all("d10 d10 d10 d10" in c["value"] for c in choices)
+    # A choice, then the old panel is stale.
+    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"], ["d6.1"],
+                                  user=world.alice))
+    new = await fake.invoke(fake.click(panel, button(panel, label="Roll all"), user=world.alice))
+    assert "earlier moment" in ephemeral_texts(new)
+    row, g = await game(fake, row.id)
+    assert g.view(0)["fighters"][0]["dice"] == [6]
+    assert "d6" not in thread_text(fake, row).replace("2×d6", "")
+
+
+async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
+    fake.close_dms(world.bob)
+    row = await start_two(fake, world)
+    assert fake.dms_to(world.bob) == []
+    fallback = [m for m in fake.messages_in(row.thread_id)
+                if any(c.startswith("pn:") for c in m.custom_ids)]
+    assert len(fallback) == 1 and world.bob.mention in fallback[0].content
+    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.carol))
+    assert "players of this game only" in ephemeral_texts(new)
+    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.bob))
+    [panel_reply] = [r for r in new if r.ephemeral and r.content]
+    assert "you are player 2" in panel_reply.content and panel_reply.files
+    panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+             if m.ephemeral and "you are player 2" in m.content][-1]
+    dice = component(panel, "tsd:")
+    await fake.invoke(fake.select(panel, dice["custom_id"], ["d8.1", "d8.2"], user=world.bob))
+    row, g = await game(fake, row.id)
+    assert g.view(1)["fighters"][1]["dice"] == [8, 8]
+    assert "d8 d8" not in thread_text(fake, row)
+
+
+async def test_timer_plays_for_the_idle_player_then_rolls(fake, world, monkeypatch):
+    script_rolls(monkeypatch, [])
+    row = await start_two(fake, world)
+    panel = panel_of(fake, world.alice)
+    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"],
+                                  ["d10.1", "d10.2"], user=world.alice))
+    row, _ = await game(fake, row.id)
+    assert row.deadline is not None
+    await fake.bot.tables.expire(row.id, row.version)
+    await fake.settle()
+    text = thread_text(fake, row)
+    assert "Time ran out" in text
+    assert "Dice chosen: player 1 rolls d10 d10; player 2 rolls d4 d4 d6 d6 d8 d8 d10 d10 d10 d10" \
+        in text and "Player 2 rolls" in text
+
+
+async def test_picking_the_set_without_multiple_attacks(fake, world, monkeypatch):
+    script_rolls(monkeypatch, [2, 2, 3, 3, 1, 1])  # Alice 2 2 3 3, Bob 1 1
+    row = await start_two(fake, world, multiple_attacks=False, combos=False, intimidate=False)
+    panel = panel_of(fake, world.alice)
+    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"],
+                                  ["d10.1", "d10.2", "d10.3", "d10.4"], user=world.alice))
+    panel = panel_of(fake, world.bob)
+    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"],
+                                  ["d4.1", "d4.2"], user=world.bob))
+    a = panel_of(fake, world.alice)
+    assert "2 slash(es) on digits up to 3" in a.content  # the default: ties go to the highest
+    assert labels(a)[0] == "Attack with the set of 2s"
+    assert not any(x.startswith(("Intimidate", "Combo")) for x in labels(a))
+    await fake.invoke(fake.click(a, button(a, move="set 2"), user=world.alice))
+    assert "2 slash(es) on digits up to 2" in panel_of(fake, world.alice).content
+    a = panel_of(fake, world.alice)
+    await fake.invoke(fake.click(a, button(a, move="done"), user=world.alice))
+    assert "Player 1 attacks with width 2, height 2" in thread_text(fake, row)
