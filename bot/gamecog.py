@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .engine import load
-from .engine.core import CHANCE, Chance, Event, Game, RuleError
+from .engine.core import CHANCE, Chance, Event, Game, NotYourTurnError, RuleError
 from .store import GameRow
 from .tables import Played
 from .ui import (MoveButton, MoveSelect, PanelButton, TypeMoveButton, VoteButton, report_error,
@@ -393,6 +393,27 @@ class GameCog(commands.GroupCog):
         row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version,
                                                       vote_message=msg.id)
 
+    async def play_move(self, game_id: int, user_id: int, move: str,
+                   version: int | str | None = None) -> Played:
+        """A player's move through the table, with "not your move" said in this server's terms
+        (who, by mention, or that the crowd is voting) instead of the engine's seat numbers."""
+        try:
+            return await self.bot.tables.play(game_id, user_id, move, version=version,
+                                              by=user_id)
+        except NotYourTurnError as e:
+            row, game = await self.bot.tables.load(game_id)
+            raise NotYourTurnError(self.waiting_text(row, game, row.seat_of(user_id))) from e
+
+    def waiting_text(self, row: GameRow, game: Game, seat: int | None) -> str:
+        """Why `seat` cannot act now (games may say more: whose step it is, and what it is)."""
+        seats = [a for a in game.actors() if a != CHANCE]
+        if row.deadline_kind == "vote":
+            return "It is not your move: the crowd is voting right now."
+        if not seats:
+            return "It is not your move: the dice are rolling."
+        return ("It is not your move: waiting for "
+                + ", ".join(mention(row.players[s]) for s in seats) + ".")
+
     # ---- component callbacks (from bot.ui) ---------------------------------------------------
     async def on_move_component(self, interaction: discord.Interaction, game_id: int,
                                 version: int | str | None, move: str) -> None:
@@ -400,8 +421,7 @@ class GameCog(commands.GroupCog):
         ephemeral_panel = message is not None and message.flags.ephemeral
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=version is None)
-        played = await self.bot.tables.play(game_id, interaction.user.id, move, version=version,
-                                            by=interaction.user.id)
+        played = await self.play_move(game_id, interaction.user.id, move, version)
         seat = played.row.seat_of(interaction.user.id)
         if ephemeral_panel:
             # Only the interaction can edit an ephemeral panel: retire it and hand a fresh one.
@@ -465,7 +485,7 @@ class GameCog(commands.GroupCog):
                            move: app_commands.Range[str, 1, 200]) -> None:
         row, _ = await self.find_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.tables.play(row.id, interaction.user.id, move, by=interaction.user.id)
+        await self.play_move(row.id, interaction.user.id, move)
         await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
 
     @move_command.autocomplete("move")

@@ -178,7 +178,10 @@ async def test_other_players_button_is_refused_politely(fake, world):
     row = await start_game(fake, world)
     [panel_a] = fake.dms_to(world.alice)
     await fake.invoke(pick(fake, panel_a, "call tails", world.alice))
-    # Bob uses the move command for a seat that is not his turn? He may still call: fine.
+    # Alice again, while only Bob has to call: told whom the game waits for, by mention.
+    new = await fake.invoke(fake.slash(fake.bot, "coinflip move", user=world.alice,
+                                       channel=fake.channels[row.thread_id], move="call heads"))
+    assert any(f"waiting for {world.bob.mention}" in (r.content or "") for r in new)
     # Carol (not a player) types a move:
     new = await fake.invoke(fake.slash(fake.bot, "coinflip move", user=world.carol,
                                        channel=fake.channels[row.thread_id], move="call heads"))
