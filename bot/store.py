@@ -81,6 +81,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, slot)
     );
     """,
+    """
+    -- When the running timer started: a simultaneous step keeps one clock across its moves,
+    -- so the half-time reminder is measured from here, not from the last move.
+    ALTER TABLE games ADD COLUMN timer_start REAL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -122,6 +127,7 @@ class GameRow:
     extra: dict[str, Any]
     created_at: float
     updated_at: float
+    timer_start: float | None = None
 
     @property
     def where(self) -> int | None:
@@ -146,15 +152,15 @@ class Entry:
 
 _GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, players, options, seed, state, "
                  "version, status, deadline, deadline_kind, reminded, extra, created_at, "
-                 "updated_at")
+                 "updated_at, timer_start")
 
 
 def _game(row: Iterable[Any]) -> GameRow:
     (gid, kind, guild, channel, thread, players, options, seed, state, version, status,
-     deadline, deadline_kind, reminded, extra, created, updated) = row
+     deadline, deadline_kind, reminded, extra, created, updated, timer_start) = row
     return GameRow(gid, kind, guild, channel, thread, json.loads(players), json.loads(options),
                    seed, json.loads(state), version, status, deadline, deadline_kind,
-                   bool(reminded), json.loads(extra), created, updated)
+                   bool(reminded), json.loads(extra), created, updated, timer_start)
 
 
 class Store:
@@ -283,11 +289,16 @@ class Store:
         now = time.time() if now is None else now
         async with self.transaction():
             new_version = await self._append(game_id, seen_version, entries, now)
+            # An unchanged deadline is the same clock: keep its start and its reminder.
             cur = await self._exec(
-                "UPDATE games SET state=?, version=?, status=?, deadline=?, deadline_kind=?,"
-                " reminded=0, updated_at=? WHERE id=? AND version=? AND status='active'",
-                (json.dumps(state), new_version, status, deadline, deadline_kind, now, game_id,
-                 seen_version))
+                "UPDATE games SET state=:state, version=:version, status=:status,"
+                " reminded=CASE WHEN deadline IS :deadline THEN reminded ELSE 0 END,"
+                " timer_start=CASE WHEN deadline IS :deadline THEN timer_start ELSE :now END,"
+                " deadline=:deadline, deadline_kind=:kind, updated_at=:now"
+                " WHERE id=:id AND version=:seen AND status='active'",
+                {"state": json.dumps(state), "version": new_version, "status": status,
+                 "deadline": deadline, "kind": deadline_kind, "now": now, "id": game_id,
+                 "seen": seen_version})
             if cur.rowcount != 1:
                 raise StaleVersion(game_id)
             if results:
@@ -306,7 +317,7 @@ class Store:
 
     async def set_deadline(self, game_id: int, deadline: float | None, kind: str | None,
                            now: float | None = None) -> None:
-        await self._exec("UPDATE games SET deadline=?, deadline_kind=?, reminded=0, updated_at=?"
+        await self._exec("UPDATE games SET deadline=?, deadline_kind=?, reminded=0, timer_start=?"
                          " WHERE id=?", (deadline, kind, time.time() if now is None else now,
                                          game_id))
 

@@ -152,12 +152,13 @@ class Tables:
                 if actor is None:
                     raise NotAPlayer("You are not playing in this game.")
             await self._check_version(row, actor, version)
+            waiting = set(game.actors())
             if move == "resign" and actor != CHANCE:
                 events = game.resign(actor)
             else:
                 events = game.apply(actor, move)
             first = [Entry(actor, move, [e.to_json() for e in events])]
-            played = await self._commit(row, game, first, events, cause)
+            played = await self._commit(row, game, first, events, cause, waiting)
             played.by = by
         await self._publish(played)
         return played
@@ -189,11 +190,13 @@ class Tables:
             row.status = "aborted"
         return row
 
-    def _advance(self, row: GameRow, game: Game, entries: list[Entry]
+    def _advance(self, row: GameRow, game: Game, entries: list[Entry],
+                 waiting: set | None = None
                  ) -> tuple[list[Entry], list[Event], float | None, str | None]:
         """Roll every die the engine asks for, unless the cog wants a vote to decide; then work
-        out the next deadline."""
+        out the next deadline. `waiting`: who could act before this move."""
         events: list[Event] = []
+        rolled = False
         version = row.version + len(entries)
         while game.actors() == [CHANCE]:
             chance = game.chance()
@@ -205,14 +208,21 @@ class Tables:
             entries.append(Entry(CHANCE, move, [e.to_json() for e in new]))
             events.extend(new)
             version += 1
+            rolled = True
         if not game.actors():
             return entries, events, None, None
+        humans = set(game.actors())
+        if (waiting and len(waiting) > 1 and humans <= waiting and not rolled
+                and row.deadline_kind == "turn" and row.deadline is not None):
+            # Still the same simultaneous step (secret choices): one player's move must not
+            # restart everyone's clock, or the step could be stretched for ever.
+            return entries, events, row.deadline, "turn"
         seconds = game.wait_seconds() or self.turn_timer
         return entries, events, self.clock() + seconds, "turn"
 
     async def _commit(self, row: GameRow, game: Game, entries: list[Entry], events: list[Event],
-                      cause: str) -> Played:
-        entries, more, deadline, deadline_kind = self._advance(row, game, entries)
+                      cause: str, waiting: set | None = None) -> Played:
+        entries, more, deadline, deadline_kind = self._advance(row, game, entries, waiting)
         events = events + more
         outcome = game.outcome()
         results = None
@@ -273,7 +283,8 @@ class Tables:
 
     @staticmethod
     def reminder_time(row: GameRow) -> float:
-        return row.updated_at + (row.deadline - row.updated_at) / 2
+        start = row.timer_start if row.timer_start is not None else row.updated_at
+        return start + (row.deadline - start) / 2
 
     async def tick(self, game_id: int, version: int | None = None) -> str:
         """Do what is due now for this game: the half-time reminder or the expiry.

@@ -152,6 +152,19 @@ async def test_reminder_then_timeout_move(tables, store, clock):
     assert entries[2][0] == "chance"
 
 
+async def test_a_simultaneous_step_keeps_one_clock(tables, store, clock):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    deadline = (await store.get_game(gid)).deadline
+    clock.t += 60
+    assert await tables.tick(gid) == "reminded"
+    await tables.play(gid, ALICE, "call heads")  # Bob still has to call: same step
+    row = await store.get_game(gid)
+    assert row.deadline == deadline and row.reminded  # same clock, no second reminder
+    assert await tables.tick(gid) == "waiting"
+    await tables.play(gid, BOB, "call tails")    # the coin is flipped: a new round, a new clock
+    assert (await store.get_game(gid)).deadline == clock.t + 100
+
+
 async def test_idle_player_without_a_timeout_move_forfeits(tables, store, clock, monkeypatch):
     monkeypatch.setattr(CoinFlip, "timeout_move", lambda self, seat: None)
     gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
