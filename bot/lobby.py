@@ -42,8 +42,10 @@ class Lobby:
 
     # ---- opening -------------------------------------------------------------------------------
     async def challenge(self, interaction: discord.Interaction, kind: str,
-                        opponent: discord.abc.User | None, options: dict[str, Any]) -> None:
-        """`/<game> challenge`: with an opponent, a challenge; without, an open table."""
+                        opponent: discord.abc.User | None, options: dict[str, Any], *,
+                        players: int | None = None, note: str = "") -> None:
+        """`/<game> challenge`: with an opponent, a challenge; without, an open table (for
+        exactly `players` when given, e.g. a 2 vs 2). `note` stays under the table's text."""
         cls = load(kind)
         if interaction.guild is None:
             raise RuleError("Games are played in a server channel, not in direct messages.")
@@ -66,10 +68,15 @@ class Lobby:
             if cls.MIN_PLAYERS > 2:
                 raise RuleError(f"{cls.TITLE} needs {cls.MIN_PLAYERS} or more players: start "
                                 "an open table (leave out the opponent) and let them join.")
+        if players is not None and not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
+            raise RuleError(f"{cls.TITLE} is for {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players.")
+        low, high = (2, 2) if opponent else (players or cls.MIN_PLAYERS,
+                                             players or cls.MAX_PLAYERS)
         cid = await self.store.create_challenge(
             kind, interaction.guild_id, home.id, host.id, [opponent.id] if opponent else [],
-            options, cls.MIN_PLAYERS if opponent is None else 2,
-            2 if opponent else cls.MAX_PLAYERS, time.time() + CHALLENGE_SECONDS)
+            options, low, high, time.time() + CHALLENGE_SECONDS)
+        if note:
+            await self.store.update_challenge(cid, note=note)
         ch = await self.store.get_challenge(cid)
         await interaction.response.send_message(self.challenge_text(ch), view=self.buttons(ch),
                                                 allowed_mentions=discord.AllowedMentions(
@@ -86,9 +93,12 @@ class Lobby:
             return (f"🎲 <@{ch['invited'][0]}>, <@{ch['host_id']}> challenges you to "
                     f"**{title}**{opts}! Accept or decline; this challenge expires {ends}.")
         joined = ", ".join(f"<@{u}>" for u in ch["joined"])
-        return (f"🎲 <@{ch['host_id']}> opens a table of **{title}**{opts} for "
-                f"{ch['min_players']}–{ch['max_players']} players. Joined: {joined}. "
-                f"The host starts the game; the table closes {ends}.")
+        count = (str(ch["min_players"]) if ch["min_players"] == ch["max_players"]
+                 else f"{ch['min_players']}–{ch['max_players']}")
+        note = f"\n{ch['note']}" if ch.get("note") else ""
+        return (f"🎲 <@{ch['host_id']}> opens a table of **{title}**{opts} for {count} "
+                f"players. Joined: {joined}. The host starts the game; the table closes "
+                f"{ends}.{note}")
 
     def buttons(self, ch: dict[str, Any]) -> discord.ui.View:
         actions = ("accept", "decline", "cancel") if ch["invited"] else (

@@ -85,6 +85,8 @@ MIGRATIONS: tuple[str, ...] = (
     -- When the running timer started: a simultaneous step keeps one clock across its moves,
     -- so the half-time reminder is measured from here, not from the last move.
     ALTER TABLE games ADD COLUMN timer_start REAL;
+    -- A line the game adds under an open table (how teams are formed, how to pick a character).
+    ALTER TABLE challenges ADD COLUMN note TEXT;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
