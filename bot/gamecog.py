@@ -8,6 +8,7 @@ own view only ever goes to that seat (DM, or an ephemeral reply).
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 from dataclasses import dataclass, field
@@ -37,6 +38,14 @@ class Panel:
     items: list[discord.ui.Item] = field(default_factory=list)
     picture: Any = None  # rendering.Picture (png bytes + alt text) or None
 
+    def signature(self) -> str:
+        """What the panel shows: text and components (the picture follows the same view)."""
+        ids = [getattr(i, "custom_id", None) or getattr(getattr(i, "item", None), "custom_id", "")
+               for i in self.items]
+        options = [[o.value for o in getattr(getattr(i, "item", i), "options", [])]
+                   for i in self.items]
+        return hashlib.sha1(repr((self.content, ids, options)).encode()).hexdigest()[:16]
+
     def send_kwargs(self) -> dict[str, Any]:
         kw: dict[str, Any] = {"content": clip(self.content)}
         if self.items:
@@ -45,6 +54,26 @@ class Panel:
             kw["file"] = discord.File(_bytes_io(self.picture.png), self.picture.filename,
                                       description=self.picture.alt)
         return kw
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Cut a long text at line ends into messages Discord accepts."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            candidate = line
+        current = candidate
+    chunks.append(current)
+    return chunks
 
 
 def _bytes_io(data: bytes):
@@ -251,10 +280,8 @@ class GameCog(commands.GroupCog):
             lines.append(status)
         if channel is not None and (lines or outcome is not None):
             await self._post_turn(row, game, channel, "\n".join(lines))
-        if outcome is not None:
-            return
         await self._send_private(row, game, played)
-        if row.deadline_kind == "vote" and channel is not None:
+        if outcome is None and row.deadline_kind == "vote" and channel is not None:
             await self._post_vote(row, game, channel)
 
     def status_line(self, row: GameRow, game: Game) -> str:
@@ -280,6 +307,9 @@ class GameCog(commands.GroupCog):
             for seat in [a for a in game.actors() if a != CHANCE]:
                 if not self.is_secret(game, seat):
                     items += self.turn_items(row, game, seat)
+        *before, text = split_message(text)
+        for chunk in before:  # a long reveal: its start goes first, the board comes last
+            await channel.send(chunk)
         panel = Panel(text, items[:25], await self.picture(row, game, None))
         msg = await channel.send(**panel.send_kwargs())
         old = row.extra.get("turn_message")
@@ -319,19 +349,27 @@ class GameCog(commands.GroupCog):
             notes = "\n".join(f"• {t}" for t in private.get(seat, []))
             if seat in needs_panel:
                 panel = await self.build_panel(row, game, seat)
+                sig = panel.signature()  # of the panel itself: the notes above it come and go
                 panel.content = (notes + "\n\n" if notes else "") + panel.content
             else:
                 panel = Panel(notes)
+                sig = ""
             last = panels.get(str(seat))
             if uid not in closed:
-                if (seat in needs_panel and last and last.get("phase") == phase
-                        and await self._edit_dm(last, panel)):
-                    continue
+                if seat in needs_panel and last and last.get("phase") == phase and (
+                        "message" in last):
+                    if last.get("sig") == sig and not notes:
+                        continue  # unchanged: an edit would only reset what they were picking
+                    if await self._edit_dm(last, panel):
+                        last["sig"] = sig
+                        continue
                 sent = await self.dm(uid, **panel.send_kwargs())
                 if sent is not None:
                     if seat in needs_panel:
+                        if last and "message" in last:
+                            await self._edit_dm(last, None)  # the new phase's panel replaces it
                         panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
-                                             "phase": phase}
+                                             "phase": phase, "sig": sig}
                     continue
                 closed.add(uid)
             if seat in needs_panel and played.by != uid and (
@@ -344,7 +382,7 @@ class GameCog(commands.GroupCog):
                         "panel is here (only you will see it):",
                         view=view_of(PanelButton(row.id)))
         for seat_key, last in list(panels.items()):
-            if int(seat_key) not in needs_panel and int(seat_key) not in private:
+            if int(seat_key) not in needs_panel:
                 # Nothing left to choose: retire the old panel's buttons so they can't be
                 # pressed into an "earlier moment" refusal.
                 if "message" in last:
@@ -360,7 +398,8 @@ class GameCog(commands.GroupCog):
                 f"```\n{game.text(seat)}\n```\nDone here for now; the game goes on in its "
                 "thread.")
 
-    async def _edit_dm(self, last: dict[str, Any], panel: Panel) -> bool:
+    async def _edit_dm(self, last: dict[str, Any], panel: Panel | None) -> bool:
+        """Edit a DM panel in place; `panel=None` only takes its components away."""
         if "message" not in last:
             return False
         channel = self.bot.get_channel(last["channel"])
@@ -369,10 +408,12 @@ class GameCog(commands.GroupCog):
                 channel = await self.bot.fetch_channel(last["channel"])
             except discord.HTTPException:
                 return False
-        kw = panel.send_kwargs()
-        kw.setdefault("view", None)
-        if "file" in kw:
-            kw["attachments"] = [kw.pop("file")]
+        kw: dict[str, Any] = {"view": None}
+        if panel is not None:
+            kw = panel.send_kwargs()
+            kw.setdefault("view", None)
+            if "file" in kw:
+                kw["attachments"] = [kw.pop("file")]
         try:
             await channel.get_partial_message(last["message"]).edit(**kw)
         except discord.HTTPException:

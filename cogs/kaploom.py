@@ -313,10 +313,6 @@ class KaploomCog(GameCog, group_name="kaploom",
     KIND = KIND
     DYNAMIC_ITEMS = DYNAMIC_ITEMS
 
-    def __init__(self, bot: commands.Bot):
-        super().__init__(bot)
-        self._panel_sigs: dict[int, str] = {}   # DM panel message id -> what it shows now
-
     # ---- hooks ------------------------------------------------------------------------------------
     def is_secret(self, game: Game, seat: int) -> bool:
         """Phase 1 is secret; Power Up is made in the panel too (one player at a time)."""
@@ -688,74 +684,13 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     # ---- publishing ---------------------------------------------------------------------------------
     async def publish(self, played: Played) -> None:
+        """The engine's public events laid out as thread lines; the base does the rest."""
         row, game = played.row, played.game
-        before = dict(row.extra.get("panels", {}))
-        public = [e for e in played.events if e.to is None]
-        if played.cause == "move" and not public and game.outcome() is None:
-            # A secret Phase 1 step changes nothing public: only panels are updated (a thread
-            # post would tell everyone when, and how often, someone acted behind the screen).
-            await self._send_private(row, game, played)
-        else:
-            lines = []
-            for e in public:
-                lines += self.event_lines(row, game, e)
-            head: list[str] = []
-            while len("\n".join(lines)) > THREAD_BUDGET and len(lines) > 1:
-                chunk: list[str] = []
-                while lines and len("\n".join(chunk + lines[:1])) <= PANEL_TEXT_MAX and (
-                        len("\n".join(lines)) > THREAD_BUDGET):
-                    chunk.append(lines.pop(0))
-                if not chunk:
-                    chunk.append(clip(lines.pop(0), PANEL_TEXT_MAX))
-                head.append("\n".join(chunk))
-            channel = await self.channel_of(row) if head else None
-            if channel is not None:
-                for text in head:
-                    await channel.send(text)
-            elif head:
-                lines = head + lines
-            events = [e for e in played.events if e.to is not None] + [
-                Event(line, "line") for line in lines]
-            await super().publish(dataclasses.replace(played, events=events))
-        try:
-            await self._tidy_panels(row, game, before)
-        except discord.HTTPException:
-            log.warning("game %s: could not tidy the old panels", row.id)
-
-    async def _tidy_panels(self, row: GameRow, game: Game, before: dict[str, Any]) -> None:
-        """Panels that have nothing more to offer lose their controls: one replaced by a new
-        panel (a new phase) goes quiet; a seat that is done in this phase (locked in) but was
-        not retired by the base (it had private notes) is told so."""
-        phase = self.panel_phase(game)
-        now = dict(row.extra.get("panels", {}))
-        acting = {s for s in game.actors() if s != CHANCE and self.is_secret(game, s)}
-        changed = False
-        for key, last in before.items():
-            cur = now.get(key)
-            if "message" not in last or not cur or "message" not in cur:
-                continue  # no DM panel, or the base retired it already
-            seat = int(key)
-            if cur["message"] != last["message"]:
-                channel = self.bot.get_channel(last["channel"])
-                if channel is not None:
-                    try:
-                        await channel.get_partial_message(last["message"]).edit(view=None)
-                    except discord.HTTPException:
-                        pass
-            elif seat not in acting:
-                if last.get("phase") == phase or game.outcome() is not None:
-                    await self._edit_dm(last, Panel(await self._retired_text(row, game, seat)))
-                else:
-                    channel = self.bot.get_channel(last["channel"])
-                    if channel is not None:
-                        try:
-                            await channel.get_partial_message(last["message"]).edit(view=None)
-                        except discord.HTTPException:
-                            pass
-                del now[key]
-                changed = True
-        if changed:
-            row.extra = await self.bot.store.update_extra(row.id, panels=now)
+        lines = [line for e in played.events if e.to is None
+                 for line in self.event_lines(row, game, e)]
+        events = [e for e in played.events if e.to is not None] + [
+            Event(line, "line") for line in lines]
+        await super().publish(dataclasses.replace(played, events=events))
 
     async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
         """A panel with nothing left to choose (GameCog retires it with this text)."""
@@ -768,45 +703,6 @@ class KaploomCog(GameCog, group_name="kaploom",
         what = "Power Up" if view["stage"] == "power" else f"phase {view['phase']}"
         return (f"{self._head(row, view, seat, what)}\n✅ Nothing for you to choose right now; "
                 "the game goes on in its thread.")
-
-    async def _edit_dm(self, last: dict[str, Any], panel: Panel) -> bool:
-        """Skip the edit when the panel would show exactly what it shows now (another player's
-        secret step leaves this one's panel unchanged; an unneeded edit would also wipe an
-        action the player has just picked in it)."""
-        message = last.get("message")
-        sig = self._signature(panel.content, panel.items)
-        if message is not None and self._panel_sigs.get(message) == sig:
-            return True
-        ok = await super()._edit_dm(last, panel)
-        if ok and message is not None:
-            self._remember(message, sig)
-        return ok
-
-    def _remember(self, message: int, sig: str) -> None:
-        if len(self._panel_sigs) > 5000:  # a cache: forgetting costs one extra edit
-            self._panel_sigs.clear()
-        self._panel_sigs[message] = sig
-
-    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
-        sent = await super().dm(user_id, **kwargs)
-        if sent is not None and "view" in kwargs:
-            self._remember(sent.id, self._signature(kwargs.get("content") or "",
-                                                    kwargs["view"].children))
-        return sent
-
-    @staticmethod
-    def _signature(content: str, items: list[discord.ui.Item]) -> str:
-        """What a panel shows: its text and its components (the picture is drawn from the
-        same view as the text, so it changes when the text does). Notes of private events
-        above the panel don't count: the panel itself says the same."""
-        start = content.find(PANEL_HEAD)
-        h = hashlib.sha256(clip(content[start:] if start >= 0 else content).encode())
-        for item in items:
-            inner = getattr(item, "item", item)
-            h.update(str(getattr(inner, "custom_id", "")).encode())
-            for o in getattr(inner, "options", []) or []:
-                h.update(f"{o.value}|{o.label}|{o.default}".encode())
-        return h.hexdigest()
 
     def event_lines(self, row: GameRow, game: Game, e: Event) -> list[str]:
         """A public event as thread lines (the engine's words, with a little layout)."""

@@ -163,7 +163,11 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
     with pytest.raises(RefusedPayload):
         fake.select(panel_a, comp["custom_id"], ["F1", "F2", "B1"], user=world.alice)
 
+    # a second choice raced from the same panel before the first was answered
+    raced = fake.select(panel_a, comp["custom_id"], ["F2", "F3", "B2", "B3"], user=world.alice)
     await set_banners(fake, world.alice, ["F1", "F3", "B1", "B3"])
+    # her panel has nothing left to offer: its select is gone
+    assert not any(c.startswith("dmb:") for c in panel_a.custom_ids)
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "setup" and game.view(None)["sides"][0]["banners"] == []
     assert any("Your banners: F1 F3 B1 B3" in m.content for m in fake.dms_to(world.alice))
@@ -179,8 +183,8 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
     other.apply(0, "banners F2 F3 B2 B3")
     from rendering.diemen import render
     assert render(other.view(None)).png == files[-1].data
-    # Bob's panel is still his to use; Alice's old select is now stale.
-    new = await set_banners(fake, world.alice, ["F2", "F3", "B2", "B3"], message=panel_a)
+    # Bob's panel is still his to use; Alice's raced choice is refused as stale.
+    new = await fake.invoke(raced)
     assert any("earlier moment" in r.content for r in ephemeral(new))
 
     await set_banners(fake, world.bob, B_SPOTS)

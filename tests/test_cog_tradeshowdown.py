@@ -503,10 +503,11 @@ async def test_dice_errors_stale_panel_and_typed_moves(fake, world):
     await fake.invoke(ac)
     choices = fake.autocomplete_choices(ac)
     assert choices and all("d10 d10 d10 d10" in c["value"] for c in choices)
-    # A choice, then the old panel is stale.
+    # A choice, and a second click raced from the same panel: the second is stale.
+    raced = fake.click(panel, button(panel, label="Roll all"), user=world.alice)
     await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"], ["d6.1"],
                                   user=world.alice))
-    new = await fake.invoke(fake.click(panel, button(panel, label="Roll all"), user=world.alice))
+    new = await fake.invoke(raced)
     assert "earlier moment" in ephemeral_texts(new)
     row, g = await game(fake, row.id)
     assert g.view(0)["fighters"][0]["dice"] == [6]
