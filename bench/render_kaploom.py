@@ -1,0 +1,74 @@
+"""How long a KAPLOOM! picture takes to draw, canvas to PNG bytes (no assertions).
+
+Cases: a duel in Power Up (two boards with dice placed, the fight, the sums), the same duel's
+Phase 1 seen by one player (their board in full, with requirement symbols, the other behind the
+screen), a 2 vs 2 table in Power Up (four boards, two Duo boards: the largest picture), the
+private roll picture, and the printed action board (uncached: `render_action_board` draws it
+once per process and then hands out the same Picture). Views come from seeded play through the
+real engine. One warm-up call first: the first render loads fonts and fills the shape caches,
+a once-per-process cost.
+
+Run: `.venv/bin/python -m bench.render_kaploom`.
+"""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from typing import Any, Callable
+
+from bot.engine.core import CHANCE
+from bot.engine.kaploom import GAME
+from rendering.kaploom import _action_board, render, render_roll
+
+ROUNDS = 20
+
+
+def _game(players: int, options: dict[str, Any], seed: int, round_: int, stage: str):
+    """Seeded play that mostly uses actions, stopped at `stage` of round `round_`."""
+    rng = random.Random(seed)
+    g = GAME.new(players, options)
+    while g.result is None and not (g.round >= round_ and g.stage == stage
+                                    and CHANCE not in g.actors()):
+        actors = g.actors()
+        if CHANCE in actors:
+            g.apply(CHANCE, g.chance().sample(rng))
+            continue
+        actor = rng.choice(actors)
+        moves = g.legal(actor)
+        busy = [m for m in moves if m.split()[0] not in
+                ("lock", "done", "unassign", "attach", "detach", "give")]
+        g.apply(actor, rng.choice(busy) if busy and rng.random() < 0.9 else rng.choice(moves))
+    return g
+
+
+def _median_ms(fn: Callable[[], Any], rounds: int) -> float:
+    fn()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), 2)
+
+
+def bench(rounds: int = ROUNDS) -> dict[str, float]:
+    duel = _game(2, {}, 7, 3, "power").view(None)
+    secret = _game(2, {}, 7, 4, "assign").view(0)
+    team = _game(4, {"mode": "2v2", "supers": "Tough Nut,Timeout!,Victor Kane,Spoiler Alert!"},
+                 11, 3, "power").view(None)
+    rows: dict[str, float] = {}
+    for name, fn in (("board", lambda: render(duel)),
+                     ("own Phase 1 board", lambda: render(secret)),
+                     ("2v2 board", lambda: render(team)),
+                     ("roll", lambda: render_roll(secret)),
+                     # drawn once per process, then cached: time the drawing itself
+                     ("action board", lambda: _action_board.__wrapped__((), False))):
+        rows[f"kaploom {name} render ms (median)"] = _median_ms(fn, rounds)
+        rows[f"kaploom {name} PNG KB"] = round(len(fn().png) / 1024, 1)
+    return rows
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench(), indent=2))

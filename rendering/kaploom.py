@@ -1,0 +1,1403 @@
+"""KAPLOOM! pictures: the table (health track, every tri-fold board, the fight), one player's
+secret roll, and the printed action board.
+
+Three renderers, all from data the engine publishes:
+- `render(view)`: the table from `game.view(seat_or_None)` (keys: bot/engine/kaploom/view.py).
+  Health track (bars 0 to max with numbers, the first player token); each player's board: name
+  plate and status (first player, locked in, powering up, K.O., 2 vs 2 pointer, spoiler
+  tokens), their dice with ids (trait dice by colour, action dice with their six faces in a
+  small 3 x 2 net, loose faces), locked-in abilities and losses still to take, and the tri-fold
+  (ATTACK / DEFENSE / POWER UP panels with the board's actions, super actions marked ★ in their
+  panels), the dice drawn on the actions they were placed on; at the foot of ATTACK and DEFENSE
+  the sums written out, "(3 + 1) × 2 = 8" with the action names beneath; the Duo boards in
+  2 vs 2; the fight of this round (who hit whom, attack against defense, the loss; a fight of
+  an earlier round goes below the boards as history); the shared supply.
+  A tri-fold behind its owner's screen during Phase 1 (the planning view) lists every action on
+  a line with its requirement symbols and effect; otherwise actions with dice get full lines
+  and the rest a compact list of names and effects, which keeps a duel near 1,300 px tall.
+  It draws only what the view holds: in the public view during Phase 1 the dice show "?" and the
+  boards are empty behind the screen (announced immediate actions are named, nothing more), so
+  the picture is the same whatever was rolled; a seat's own view adds their (and their ally's)
+  roll and placements, with the sums so far.
+- `render_roll(view)`: the private Phase 1 picture for a seat's own view (refused for the public
+  view): their roll in big dice with ids, where each die went, the placements and sums so far,
+  in 2 vs 2 the ally's roll, the Duo board and the pointer; opponents only as "locked in" and
+  their announced actions.
+- `render_action_board(supers=(), duo=False)`: the printed board for `/kaploom board`, built
+  from ACTION_TABLE (and SUPER_TABLE / DUO_TABLE when asked), with the full effect texts and a
+  legend of faces and requirement symbols, so it can never drift from the rules code. It
+  depends on the tables alone, so it is drawn once per process and then served from a cache.
+
+Colour is never the only cue: faces carry their letter, players their @number, panels their
+name; the sums are written in numbers.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import ImageDraw
+
+from bot.engine.kaploom.combat import attack as attack_sum, defense as defense_sum, formula
+from bot.engine.kaploom.data import (ACTION_TABLE, ALL_ACTIONS, BLANK, COLOURS, DUO_TABLE,
+                                     FACE_COLOURS, FACE_NAMES, FACES, ROUND_LIMIT, SPOILER_CAP,
+                                     SUPER_TABLE, SUPERS, Action)
+from bot.engine.kaploom.requirements import SYMBOLS
+from rendering.canvas import MARGIN, new_canvas, title_bar, title_bar_height
+from rendering.colours import (BACKGROUND, DIE_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PANEL,
+                               TEXT, Colour, DieColours, hex_colour, mix, player_colour,
+                               readable_on)
+from rendering.dice import draw_die
+from rendering.fonts import font
+from rendering.picture import Picture, to_png
+from rendering.shapes import draw_rounded, rounded_mask, stamp
+from rendering.text import draw_centred, fit_text, wrap_text
+
+Draw = ImageDraw.ImageDraw | None     # None: measure only (every block returns its bottom y)
+View = dict[str, Any]
+
+# --- geometry ------------------------------------------------------------------------------------
+
+BOARD_W = 920                 # one player's board
+PAD = 14                      # inside a board
+COL_GAP = 10                  # between the tri-fold panels
+ROW_H = 24                    # an action's line
+SECTION_H = 20                # a section title in a panel ("KICKERS · they stack")
+TOKEN_H = 18                  # a line of the compact list of actions without dice
+PLACED_DIE = 28               # dice drawn on an action
+EXPAND_H = PLACED_DIE + 8     # the line of dice under an action with dice on it
+TAGS_H = 22                   # the line of tags under an action with only tags
+CHIP = 16                     # a requirement symbol
+POOL_DIE = 42                 # a die in a player's dice row
+MINI = 13                     # one face of an action die's net
+SUMS_H = 66                   # the attack / defense sums under the tri-fold
+GRID_GAP = 18                 # between boards
+TRACK_ROW = 46                # one health bar
+FIGHT_ROW = 62                # one attack in the fight strip
+NOTE_ROW = 38                 # a line of it without an attack ("no attack base")
+EFFECT_MIN = 30               # the least room for the effect at the right of an action line
+
+# --- colours -------------------------------------------------------------------------------------
+
+ATTACK_C = DIE_COLOURS["red"].fill
+DEFENSE_C = DIE_COLOURS["blue"].fill
+POWER_C = DIE_COLOURS["green"].fill
+SUPER_C = DIE_COLOURS["purple"].fill
+DUO_C = hex_colour("#c77dff")
+LOSS_C = hex_colour("#e5484d")
+SAFE_C = hex_colour("#2f9e55")
+BLANK_FACE = DieColours(mix(PANEL, BACKGROUND, 0.4), MUTED, GRID)
+TRACK_BG = mix(BACKGROUND, INK, 0.35)
+TOKEN_C = mix(TEXT, MUTED, 0.35)
+
+# The tri-fold: its three panels and the board sections in each (data.Action.panel).
+COLUMNS: tuple[tuple[str, Colour, tuple[str, ...]], ...] = (
+    ("ATTACK", ATTACK_C, ("attack base", "attack kicker", "attack multiplier")),
+    ("DEFENSE", DEFENSE_C, ("defense base", "defense kicker", "defense multiplier")),
+    ("POWER UP", POWER_C, ("immediate", "power up")),
+)
+SECTION_TITLES = {
+    "attack base": "BASE · one, the highest", "attack kicker": "KICKERS · they stack",
+    "attack multiplier": "MULTIPLIER · one, the highest",
+    "defense base": "BASE · one, the highest", "defense kicker": "KICKERS · they stack",
+    "defense multiplier": "MULTIPLIER · one, the highest",
+    "immediate": "IMMEDIATE · at once, in Phase 1", "power up": "POWER UP · in Phase 3",
+    "duo": "DUO BOARD",
+}
+STAGE_WORDS = {"roll": "rolling", "assign": "Phase 1: secret assignment",
+               "reveal": "Phase 2: reveal", "power": "Phase 3: Power Up", "over": "game over"}
+
+
+# --- small pieces --------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int, bold: bool) -> float:
+    """Advance width of `text` (cached: a board measures the same words twice, every time)."""
+    return font(size, bold=bold).getlength(text)
+
+
+@lru_cache(maxsize=64)
+def _corners(radius: int, width: int) -> tuple:
+    """The four quarter masks of a rounded box's corners (width 0: filled)."""
+    mask = rounded_mask(2 * radius, 2 * radius, radius, width)
+    r = radius
+    return tuple(mask.crop((cx, cy, cx + r, cy + r)) for cx, cy in ((0, 0), (r, 0), (0, r), (r, r)))
+
+
+def _box(d: ImageDraw.ImageDraw, box: Sequence[float], radius: int, *,
+         fill: Colour | None = None, outline: Colour | None = None, width: int = 1) -> None:
+    """A rounded box drawn as plain rectangles plus smooth corners: a big panel costs a tenth
+    of stamping a whole-panel mask, and looks the same."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    r = radius
+    if x1 - x0 < 2 * r + 2 or y1 - y0 < 2 * r + 2:
+        draw_rounded(d, (x0, y0, x1, y1), r, fill=fill, outline=outline, width=width)
+        return
+    spots = ((x0, y0), (x1 - r, y0), (x0, y1 - r), (x1 - r, y1 - r))
+    if fill is not None:
+        d.rectangle((x0 + r, y0, x1 - r - 1, y1 - 1), fill=fill)
+        d.rectangle((x0, y0 + r, x1 - 1, y1 - r - 1), fill=fill)
+        for xy, mask in zip(spots, _corners(r, 0)):
+            stamp(d, xy, mask, fill)
+    if outline is not None and width > 0:
+        w = width
+        d.rectangle((x0 + r, y0, x1 - r - 1, y0 + w - 1), fill=outline)
+        d.rectangle((x0 + r, y1 - w, x1 - r - 1, y1 - 1), fill=outline)
+        d.rectangle((x0, y0 + r, x0 + w - 1, y1 - r - 1), fill=outline)
+        d.rectangle((x1 - w, y0 + r, x1 - 1, y1 - r - 1), fill=outline)
+        for xy, mask in zip(spots, _corners(r, w)):
+            stamp(d, xy, mask, outline)
+
+
+def _pill_w(text: str, size: int = 12, pad: int = 7) -> int:
+    return round(_length(text, size, True)) + 2 * pad
+
+
+def _pill(d: Draw, x: float, cy: float, text: str, fill: Colour, *, size: int = 12,
+          ink: Colour | None = None, pad: int = 7, outline: Colour | None = None) -> int:
+    """A rounded label with its left edge at `x`, centred on `cy`; returns its right edge."""
+    w = _pill_w(text, size, pad)
+    if d is not None:
+        h = size + 8
+        box = (round(x), round(cy - h / 2), round(x) + w, round(cy - h / 2) + h)
+        draw_rounded(d, box, h / 2, fill=fill, outline=outline, width=2 if outline else 1)
+        draw_centred(d, (box[0] + w / 2, box[1] + h / 2), text, font=font(size, bold=True),
+                     fill=ink if ink is not None else readable_on(fill))
+    return round(x) + w
+
+
+def face_colours(face: str | None) -> DieColours:
+    """How a face looks on its own (a chip, a face on an action die): its colour's die."""
+    if face is None or face == BLANK:
+        return BLANK_FACE
+    return DIE_COLOURS.get(FACE_COLOURS.get(face, ""), BLANK_FACE)
+
+
+def _face_chip(d: Draw, x: float, y: float, face: str, side: int) -> int:
+    """A face as a small square in its colour with its letter (blank: an empty square)."""
+    if d is not None:
+        c = face_colours(face)
+        draw_rounded(d, (x, y, x + side, y + side), max(2, side // 4), fill=c.fill,
+                     outline=c.outline, width=1)
+        if face != BLANK:
+            draw_centred(d, (x + side / 2, y + side / 2), face,
+                         font=font(max(8, round(side * 0.68)), bold=True), fill=c.pip)
+    return round(x + side)
+
+
+def _symbol_w(symbol: str, h: int = CHIP) -> int:
+    if symbol in FACES:
+        return h
+    return round(_length(symbol, max(8, h - 6), True)) + 8
+
+
+def _symbol(d: Draw, x: float, y: float, symbol: str, h: int = CHIP) -> int:
+    """A requirement symbol: a face chip for M E T A X W, a grey tag for the others (ANY, ACT,
+    PAIR, MATCH+ ...)."""
+    if symbol in FACES:
+        return _face_chip(d, x, y, symbol, h)
+    w = _symbol_w(symbol, h)
+    if d is not None:
+        fill = DIE_COLOURS["gray"].fill if "ACT" in symbol else GRID
+        draw_rounded(d, (x, y, x + w, y + h), 4, fill=fill)
+        draw_centred(d, (x + w / 2, y + h / 2), symbol, font=font(max(8, h - 6), bold=True),
+                     fill=readable_on(fill))
+    return round(x + w)
+
+
+def symbols_w(requires: Sequence[str], h: int = CHIP) -> int:
+    return sum(_symbol_w(s, h) for s in requires) + 2 * max(0, len(requires) - 1)
+
+
+def _symbols(d: Draw, x: float, y: float, requires: Sequence[str], h: int = CHIP) -> int:
+    for i, s in enumerate(requires):
+        x = _symbol(d, x, y, s, h) + 2
+    return round(x - 2) if requires else round(x)
+
+
+def effect_label(a: Action) -> str:
+    """A short label of an action's effect for its line on a board ("3", "+1", "×2", "+4♥");
+    the full sentence is `a.text` (the reference board prints it)."""
+    e, n = a.effect, a.amount
+    if e in ("attack_base", "defense_base"):
+        return str(n)
+    if e in ("attack_kicker", "defense_kicker"):
+        return f"+{n}"
+    if e in ("attack_multiplier", "defense_multiplier"):
+        return f"×{n}"
+    if e == "attack_kicker_per_action_die":
+        return f"+{n}/die"
+    if e == "attack_multiplier_spoilers":
+        return "×(1+★)"
+    if e == "reroll":
+        return "re-roll" if n == 1 else f"re-roll {n}"
+    if e in ("heal", "heal_now"):
+        return f"+{n}♥"
+    if e in ("punish_die_gain", "punish_face_gain"):
+        return f"−{n}♥"
+    if e == "gain_trait_die":
+        return "+die"
+    if e == "gain_action_die":
+        return f"+die {a.face}" if a.face else ("+die" if n == 1 else f"+die {n}F")
+    if e == "gain_face":
+        return f"+{a.face}" if a.face else "+face"
+    if e == "trade_face":
+        return "swap"
+    if e == "gain_spoiler":
+        return "+★"
+    if e == "lock_in":
+        return "LOCK"
+    if e == "team_attack_kicker":
+        return f"+{n} atk"
+    if e == "cover":
+        return f"+{n} def"
+    if e == "hand_off":
+        return "pass"
+    if e == "revive":
+        return f"{n}♥"
+    return a.text[:8]
+
+
+def _die(d: Draw, x: float, y: float, side: int, colour: str, face: str | None, *,
+         greyed: bool = False, highlight: Colour | bool | None = None) -> None:
+    """A KAPLOOM! die: its colour, the face showing ("?" when it is not ours to see)."""
+    if d is None:
+        return
+    c = DIE_COLOURS.get(colour, DIE_COLOURS["gray"])
+    value = "?" if face is None else face
+    draw_die(d, (x, y, x + side, y + side), value, greyed=greyed, highlight=highlight,
+             **c.kwargs())
+
+
+def _text(d: Draw, xy: tuple[float, float], text: str, size: int, fill: Colour, *,
+          bold: bool = False, anchor: str = "lm", width: float | None = None) -> int:
+    """Draw one line (shortened to `width`); return its right edge."""
+    fnt = font(size, bold=bold)
+    if width is not None and _length(text, size, bold) > width:
+        text = fit_text(text, fnt, width)
+    if d is not None and text:
+        d.text(xy, text, font=fnt, fill=fill, anchor=anchor)
+    return round(xy[0] + _length(text, size, bold))
+
+
+# --- reading the view ----------------------------------------------------------------------------
+
+def _seat_word(p: dict[str, Any]) -> str:
+    return f"{p['super']} ({p['side']})" if p["super"] else p["side"]
+
+
+def _label(p: dict[str, Any]) -> str:
+    return f"{p['name']} {_seat_word(p)}"
+
+
+def _short(p: dict[str, Any]) -> str:
+    return f"{p['name']} {p['super'] or p['side']}"
+
+
+def _die_index(v: View) -> dict[str, dict[str, Any]]:
+    """Every die in the view by id (a Duo placement may hold the ally's dice)."""
+    return {die["id"]: die for p in v["players"] for die in p["dice"]}
+
+
+def _combat_now(v: View) -> dict[str, Any] | None:
+    """The reveal of this round (Phase 2 onwards, the end of the game included), else None
+    (a fight from an earlier round is history: drawn below the boards, not on them)."""
+    c = v.get("combat")
+    if not c:
+        return None
+    if c["round"] == v["round"] and v["stage"] in ("reveal", "power", "over"):
+        return c
+    return None
+
+
+def _placements(v: View, p: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """Action name -> placement on this player's board, or None when it is behind the screen."""
+    if p["board"] is None:
+        return None
+    if p["board"]:
+        return {b["action"]: b for b in p["board"]}
+    c = _combat_now(v)
+    if c and v["stage"] == "over":           # the round limit cleared the boards after it
+        return {b["action"]: b for b in c["boards"].get(str(p["seat"]), [])}
+    return {}
+
+
+def _duo_placements(v: View, team: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    if team["board"] is None:
+        return None
+    if team["board"]:
+        return {b["action"]: b for b in team["board"]}
+    c = _combat_now(v)
+    if c and v["stage"] == "over" and team["team"] < len(c.get("duo", [])):
+        return {b["action"]: b for b in c["duo"][team["team"]]}
+    return {}
+
+
+def _sums(v: View, p: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], str] | None:
+    """(attack, defense, caption) for the sums under a board: the reveal's, or during Phase 1
+    in a view that sees the board, what the placed dice make so far (the engine's own formula
+    on the view's placements)."""
+    c = _combat_now(v)
+    if c is not None and str(p["seat"]) in c["summary"] and (
+            c["round"] == v["round"] or not p["board"]):
+        s = c["summary"][str(p["seat"])]
+        return s["attack"], s["defense"], f"round {c['round']}"
+    places = _placements(v, p)
+    if v["stage"] not in ("assign", "over") or not places:
+        return None
+    acts = [ALL_ACTIONS[n] for n in places if n in ALL_ACTIONS]
+    extra_a: list[dict[str, Any]] = []
+    extra_d: list[dict[str, Any]] = []
+    for team in v.get("duo", []):
+        if p["seat"] in team["seats"] and team["board"]:
+            for b in team["board"]:
+                a = ALL_ACTIONS.get(b["action"])
+                if a and a.effect == "team_attack_kicker":
+                    extra_a.append({"name": a.name, "value": a.amount})
+                if a and a.effect == "cover" and b.get("ally") == p["seat"]:
+                    extra_d.append({"name": a.name, "value": a.amount})
+    action_dice = sum(1 for die in p["dice"] if die["kind"] == "action")
+    locks = [ALL_ACTIONS[x["name"]] for x in p["locked_in"] if x["name"] in ALL_ACTIONS]
+    atk = attack_sum(acts, action_dice=action_dice, spoilers=p["spoilers"], extra_kickers=extra_a)
+    dfn = defense_sum(acts, locked_in=locks, spoilers=p["spoilers"], extra_kickers=extra_d)
+    return atk, dfn, "so far" if v["stage"] == "assign" else "as placed"
+
+
+def sum_numbers(comp: dict[str, Any]) -> str | None:
+    """'(3 + 1) × 2 = 8' from a computation (combat.py), or None without a base."""
+    if comp["base"] is None:
+        return None
+    parts = [comp["base"]["value"]] + [x["value"] for x in comp["bonuses"] + comp["kickers"]]
+    if len(parts) == 1 and not comp["multiplier"]:
+        return str(comp["total"])
+    text = " + ".join(str(n) for n in parts)
+    if comp["multiplier"]:
+        if len(parts) > 1:
+            text = f"({text})"
+        text += f" × {comp['multiplier']['value']}"
+    return f"{text} = {comp['total']}"
+
+
+def sum_names(comp: dict[str, Any]) -> str:
+    """'POW + WIND-UP × DOUBLE TROUBLE': the actions behind the numbers, in the same order."""
+    if comp["base"] is None:
+        return ""
+    parts = [comp["base"]["name"]] + [x["name"] for x in comp["bonuses"] + comp["kickers"]]
+    text = " + ".join(parts)
+    if comp["multiplier"]:
+        text += f" × {comp['multiplier']['name']}"
+        if comp.get("spends_spoilers"):
+            text += " (spends ★)"
+    return text
+
+
+# --- an action line ------------------------------------------------------------------------------
+
+def _row_h(place: dict[str, Any] | None, tags: Sequence[tuple[str, Colour]],
+           reference: bool = False, width: int = 0, action: Action | None = None) -> int:
+    """Height of an action line: one line; a line of dice under it when dice are on it (a
+    shorter line when it carries only tags); the wrapped effect text on the reference board."""
+    h = ROW_H
+    if place is not None:
+        h += EXPAND_H
+    elif tags:
+        h += TAGS_H
+    if reference and action is not None:
+        h += 15 * len(wrap_text(action.text, font(12), width - 16)) + 8
+    return h
+
+
+def _action_row(d: Draw, x: int, y: int, w: int, a: Action, *,
+                place: dict[str, Any] | None = None, dice: dict[str, dict[str, Any]] | None = None,
+                tags: Sequence[tuple[str, Colour]] = (), accent: Colour | None = None,
+                dim: bool = False, reference: bool = False, star: bool = False) -> int:
+    """One action: name, requirement symbols, effect; with dice on it, a second line of dice
+    (the faces placed, in the dice's colours) and tags; on the reference board, the effect's
+    full text. Returns the bottom y."""
+    h = _row_h(place, tags, reference, w, a)
+    if d is None:
+        return y + h
+    lit = place is not None or bool(tags)
+    if lit:
+        edge = accent or HIGHLIGHT
+        _box(d, (x, y, x + w, y + h - 3), 6, fill=mix(edge, PANEL, 0.82), outline=edge, width=2)
+    mid = y + ROW_H / 2
+    name_c = MUTED if dim else TEXT
+    name = ("★ " if star else "") + a.name
+    fx1 = x + w - 8
+    chips = symbols_w(a.requires)
+    label = effect_label(a)
+    chip_x = fx1 - max(EFFECT_MIN, _length(label, 14, True) + 10) - chips
+    _text(d, (x + 8, mid), name, 13, SUPER_C if star and not dim else name_c, bold=True,
+          width=chip_x - x - 14)
+    _symbols(d, chip_x, mid - CHIP / 2, a.requires)
+    _text(d, (fx1, mid), label, 14, HIGHLIGHT if lit and not dim else MUTED,
+          bold=True, anchor="rm")
+    cy = y + ROW_H
+    if lit:
+        line_h = EXPAND_H if place is not None else TAGS_H
+        dx = x + 8
+        for i, die_id in enumerate((place or {}).get("dice", [])):
+            die = (dice or {}).get(die_id)
+            faces = (place or {}).get("faces") or []
+            face = faces[i] if i < len(faces) else None
+            _die(d, dx, cy + 2, PLACED_DIE, die["colour"] if die else "gray", face)
+            dx += PLACED_DIE + 5
+        if place is not None:
+            dx += 4
+        for text, colour in tags:
+            if dx + _pill_w(text, 11) > x + w - 6:
+                break
+            dx = _pill(d, dx, cy + line_h / 2 - 3, text, colour, size=11) + 5
+        cy += line_h
+    if reference:
+        fnt = font(12)
+        for line in wrap_text(a.text, fnt, w - 16):
+            d.text((x + 8, cy + 1), line, font=fnt, fill=MUTED)
+            cy += 15
+    return y + h
+
+
+# --- the tri-fold --------------------------------------------------------------------------------
+
+Section = tuple[str, list[Action]]
+
+
+def _columns(actions: Sequence[Action]) -> list[tuple[str, Colour, list[Section]]]:
+    """The three panels and their sections, in the data's order; a panel the layout does not
+    know (a future table row) lands at the end of POWER UP rather than vanishing."""
+    known = {sec for _, _, secs in COLUMNS for sec in secs}
+    out = []
+    for title, colour, secs in COLUMNS:
+        sections = [(sec, [a for a in actions if a.panel == sec]) for sec in secs]
+        out.append((title, colour, [(s, acts) for s, acts in sections if acts]))
+    extra: dict[str, list[Action]] = {}
+    for a in actions:
+        if a.panel not in known:
+            extra.setdefault(a.panel, []).append(a)
+    out[-1][2].extend(extra.items())
+    return out
+
+
+def _row_state(v: View, p: dict[str, Any] | None, a: Action,
+               places: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
+    """place / tags / dim of an action line on a player's board."""
+    place = places.get(a.name) if places else None
+    tags: list[tuple[str, Colour]] = []
+    dim = False
+    if p is not None:
+        if a.lock_in and any(x["name"] == a.name for x in p["locked_in"]) and place is None:
+            dim = True
+        if places is None and a.name in p["announced"]:
+            tags.append(("ANNOUNCED", HIGHLIGHT))
+        if place is not None:
+            if place.get("immediate") or a.immediate:
+                tags.append(("DONE AT ONCE", GRID))
+            if a.name in p["todo"]:
+                tags.append(("TO DO", HIGHLIGHT))
+            if place.get("ally") is not None and a.names_ally:
+                tags.append((f"for @{place['ally'] + 1}", GRID))
+    return {"place": place, "tags": tags, "dim": dim}
+
+
+def _token(a: Action, st: dict[str, Any]) -> tuple[str, str, Colour]:
+    """An action without dice on a compact board: (name, effect label, name colour)."""
+    star = a.board not in ("base", "duo")
+    name = ("★ " if star else "") + a.name + (" ✓" if st["dim"] else "")
+    colour = MUTED if st["dim"] else (SUPER_C if star else TOKEN_C)
+    return name, effect_label(a), colour
+
+
+def _tokens(d: Draw, x: int, y: int, w: int, items: Sequence[tuple[str, str, Colour]]) -> int:
+    """Actions as a flowing line of "NAME effect" words; returns the bottom y."""
+    if not items:
+        return y
+    name_f, eff_f = font(12, bold=True), font(12)
+    cx, cy = x, y
+    for name, effect, colour in items:
+        nw = _length(name, 12, True)
+        tw = nw + 4 + _length(effect, 12, False)
+        if cx + tw > x + w and cx > x:
+            cx, cy = x, cy + TOKEN_H
+        if d is not None:
+            d.text((cx, cy + TOKEN_H / 2), name, font=name_f, fill=colour, anchor="lm")
+            d.text((cx + nw + 4, cy + TOKEN_H / 2), effect, font=eff_f, fill=MUTED,
+                   anchor="lm")
+        cx += round(tw) + 14
+    return cy + TOKEN_H
+
+
+def _trifold(d: Draw, x: int, y: int, w: int, v: View | None, p: dict[str, Any] | None,
+             actions: Sequence[Action], places: dict[str, dict[str, Any]] | None,
+             dice: dict[str, dict[str, Any]] | None, *, reference: bool = False,
+             compact: bool = False, accent: Colour | None = None,
+             sums: tuple[dict[str, Any], dict[str, Any], str] | None = None) -> int:
+    """The three panels side by side; returns the bottom y (the tallest panel).
+
+    Full: every action on a line with its requirement symbols and effect. Compact: actions with
+    dice (or a tag) on full lines, the others as a flowing list of names. With `sums`, the
+    attack and defense sums sit at the foot of the ATTACK and DEFENSE panels."""
+    col_w = (w - 2 * COL_GAP) // 3
+    cols = _columns(actions)
+
+    def column(dd: Draw, cx: int, sections: list[tuple[str, list[Action]]],
+               colour: Colour) -> int:
+        cy = y + 34
+        for sec, acts in sections:
+            _text(dd, (cx + 10, cy + SECTION_H / 2), SECTION_TITLES.get(sec, sec.upper()), 11,
+                  mix(colour, TEXT, 0.45), bold=True)
+            cy += SECTION_H
+            rest = []
+            for a in acts:
+                st = _row_state(v or {}, p, a, places)
+                if compact and st["place"] is None and not st["tags"]:
+                    rest.append(_token(a, st))
+                    continue
+                cy = _action_row(dd, cx + 4, cy, col_w - 8, a, dice=dice, accent=accent,
+                                 reference=reference, star=a.board not in ("base", "duo"),
+                                 **st) + 2
+            cy = _tokens(dd, cx + 10, cy, col_w - 20, rest) + (4 if rest else 0)
+        return cy
+
+    heights = []
+    for i, (title, colour, sections) in enumerate(cols):
+        h = column(None, 0, sections, colour) - y
+        if sums is not None and i < 2:
+            h += SUMS_H + 8
+        heights.append(h + 6)
+    tallest = max(heights)
+    if d is None:
+        return y + tallest
+    for i, (title, colour, sections) in enumerate(cols):
+        cx = x + i * (col_w + COL_GAP)
+        _box(d, (cx, y, cx + col_w, y + tallest), 10, fill=mix(PANEL, colour, 0.07),
+             outline=mix(colour, PANEL, 0.35), width=2)
+        _box(d, (cx, y, cx + col_w, y + 30), 10, fill=colour)
+        d.rectangle((cx, y + 20, cx + col_w - 1, y + 29), fill=colour)
+        _text(d, (cx + col_w / 2, y + 15), title, 17, readable_on(colour), bold=True,
+              anchor="mm")
+        column(d, cx, sections, colour)
+        if sums is not None and i < 2:
+            comp = sums[i]
+            _sum_cell(d, cx + 4, y + tallest - SUMS_H - 4, col_w - 8, title, colour, comp,
+                      sums[2])
+    return y + tallest
+
+
+# --- a player's board ----------------------------------------------------------------------------
+
+def _status_pills(v: View, p: dict[str, Any]) -> list[tuple[str, Colour]]:
+    pills: list[tuple[str, Colour]] = []
+    result = v.get("result")
+    if result is not None and p["seat"] in result["winners"]:
+        pills.append(("WINNER", HIGHLIGHT))
+    if p["ko"]:
+        pills.append(("K.O.", LOSS_C))
+    if p["first"]:
+        pills.append(("1ST PLAYER", HIGHLIGHT))
+    if v["stage"] == "assign" and result is None:
+        pills.append(("✓ LOCKED IN", SAFE_C) if p["locked"] else ("ASSIGNING…", GRID))
+    if v.get("turn") == p["seat"]:
+        pills.append(("POWERING UP", POWER_C))
+    if p.get("pointer") is not None and v["mode"] == "2v2":
+        pills.append((f"ATTACKS → @{p['pointer'] + 1}", ATTACK_C))
+    if p["spoilers"]:
+        pills.append(("★" * p["spoilers"] + f" {p['spoilers']}/{SPOILER_CAP} SPOILERS",
+                      SUPER_C))
+    return pills
+
+
+def _info_lines(v: View, p: dict[str, Any]) -> list[tuple[str, Colour]]:
+    lines: list[tuple[str, Colour]] = []
+    for x in p["locked_in"]:
+        lines.append((f"★ Locked in {x['name']}: {x['text']}", SUPER_C))
+    if p["pending"]:
+        lines.append(("To take: " + ", ".join(
+            f"{x['source']} −{x['amount']}♥ (from @{x['by'] + 1})" for x in p["pending"]),
+            LOSS_C))
+    if p["board"] is None:
+        words = "behind the screen"
+        if p["announced"]:
+            words += "; announced " + ", ".join(p["announced"])
+        lines.append((f"Phase 1: dice and placements {words}.", MUTED))
+    return lines
+
+
+def _dice_row(d: Draw, x: int, y: int, w: int, p: dict[str, Any],
+              placed: set[str], phase1: bool) -> int:
+    """The player's dice: trait dice grouped by colour, then action dice with their six faces
+    as a 3 x 2 net beside them, then loose faces; ids under every die. Wraps onto more lines."""
+    trait = sorted((die for die in p["dice"] if die["kind"] == "trait"),
+                   key=lambda die: (COLOURS.index(die["colour"]) if die["colour"] in COLOURS
+                                    else 99, int(die["id"][1:])))
+    action = [die for die in p["dice"] if die["kind"] == "action"]
+    cell_h = POOL_DIE + 18
+    cx, cy = x, y
+    hidden = p["hidden"]
+
+    def place(width: int) -> tuple[int, int]:
+        nonlocal cx, cy
+        if cx + width > x + w and cx > x:
+            cx, cy = x, cy + cell_h
+        at = (cx, cy)
+        cx += width + 10
+        return at
+
+    for die in trait + action:
+        net = die["kind"] == "action"
+        width = POOL_DIE + (3 * (MINI + 1) + 6 if net else 0)
+        px, py = place(width)
+        face = die["up"]
+        if face is None and not hidden:
+            face = ""                          # between rounds: the die, no face showing
+        # Phase 1, seen from behind the screen: a ring marks each die still free to place
+        free = phase1 and not hidden and die["id"] not in placed
+        _die(d, px, py, POOL_DIE, die["colour"], face, highlight=free)
+        if d is not None:
+            _text(d, (px + POOL_DIE / 2, py + POOL_DIE + 9), die["id"], 12, MUTED, bold=True,
+                  anchor="mm")
+        if net:
+            nx = px + POOL_DIE + 6
+            for i, f in enumerate(die["faces"]):
+                r, c = divmod(i, 3)
+                _face_chip(d, nx + c * (MINI + 1), py + 4 + r * (MINI + 3), f, MINI)
+            if d is not None:
+                _text(d, (nx + (3 * (MINI + 1)) / 2, py + POOL_DIE + 9), "faces", 10, MUTED,
+                      anchor="mm")
+    if p["unattached"]:
+        width = 50 + len(p["unattached"]) * 20
+        px, py = place(width)
+        if d is not None:
+            _text(d, (px, py + 10), "loose", 11, MUTED, bold=True)
+            _text(d, (px, py + 24), "faces", 11, MUTED, bold=True)
+        fx = px + 42
+        for f in p["unattached"]:
+            fx = _face_chip(d, fx, py + POOL_DIE / 2 - 9, f, 18) + 2
+    return cy + cell_h
+
+
+def _player_board(d: Draw, x: int, y: int, w: int, v: View, p: dict[str, Any],
+                  dice: dict[str, dict[str, Any]]) -> int:
+    seat = player_colour(p["seat"])
+    result = v.get("result")
+    winner = result is not None and p["seat"] in result["winners"]
+    lit = winner or v.get("turn") == p["seat"]
+    places = _placements(v, p)
+    placed = {die_id for b in (places or {}).values() for die_id in b["dice"]}
+    for team in v.get("duo", []):
+        for b in (_duo_placements(v, team) or {}).values():
+            placed.update(b["dice"])
+    inner = w - 2 * PAD
+    # name plate, status pills, health
+    top = y + PAD
+    if d is not None:
+        plate_w = min(inner // 2, _pill_w(_label(p), 20, 12) + 10)
+        _box(d, (x + PAD, top, x + PAD + plate_w, top + 36), 9, fill=seat.fill)
+        _text(d, (x + PAD + 12, top + 18), _label(p), 20, seat.text, bold=True,
+              width=plate_w - 20)
+        px = x + PAD + plate_w + 10
+        for text, colour in _status_pills(v, p):
+            if px + _pill_w(text, 13) > x + w - PAD - 150:
+                break
+            px = _pill(d, px, top + 18, text, colour, size=13) + 6
+        hp = f"{p['health']}/{p['max_health']}"
+        right = x + w - PAD
+        _text(d, (right, top + 19), hp, 26, LOSS_C if p["ko"] else TEXT, bold=True,
+              anchor="rm")
+        _text(d, (right - font(26, bold=True).getlength(hp) - 6, top + 20), "♥", 20,
+              LOSS_C, anchor="rm")
+    cy = top + 46
+    cy = _dice_row(d, x + PAD, cy, inner, p, placed, v["stage"] == "assign")
+    for text, colour in _info_lines(v, p):
+        fnt = font(14, bold=True)
+        for line in wrap_text(text, fnt, inner)[:2]:
+            if d is not None:
+                d.text((x + PAD, cy + 9), line, font=fnt, fill=colour, anchor="lm")
+            cy += 20
+    cy += 6
+    actions = [ALL_ACTIONS[n] for n in p["action_names"] if n in ALL_ACTIONS]
+    # Planning (Phase 1, behind this player's screen): every action with its requirements.
+    # Otherwise the dice are what matters: placed actions in full, the rest as a list.
+    planning = v["stage"] == "assign" and places is not None and v.get("result") is None
+    cy = _trifold(d, x + PAD, cy, inner, v, p, actions, places, dice, accent=seat.fill,
+                  compact=not planning, sums=_sums(v, p))
+    bottom = cy + PAD
+    if d is not None:
+        outline = HIGHLIGHT if lit else mix(seat.fill, PANEL, 0.3)
+        # the frame goes on last, over nothing: draw it as an outline only
+        _box(d, (x, y, x + w, bottom), 14, outline=outline, width=4 if lit else 3)
+    return bottom
+
+
+def _sum_cell(d: Draw, x: int, y: int, w: int, title: str, colour: Colour,
+              comp: dict[str, Any], caption: str) -> None:
+    """One sum: "(3 + 1) × 2 = 8" big, the total highlighted, the action names beneath."""
+    if d is None:
+        return
+    _box(d, (x, y, x + w, y + SUMS_H), 10, fill=mix(PANEL, colour, 0.16), outline=colour,
+         width=2)
+    right = _pill(d, x + 8, y + 14, title, colour, size=12)
+    _text(d, (right + 6, y + 14), caption, 12, MUTED, bold=True)
+    numbers = sum_numbers(comp)
+    if numbers is None:
+        words = "no base: no attack" if title == "ATTACK" else "no base: defense 0"
+        _text(d, (x + 10, y + 40), words, 17, MUTED, bold=True)
+        return
+    head, _, total = numbers.rpartition(" = ")
+    end = x + 10
+    if head:
+        room = w - 20 - font(24, bold=True).getlength(total) - font(20, bold=True).getlength(" = ")
+        head = fit_text(head, font(20, bold=True), room)
+        end = _text(d, (x + 10, y + 38), head + " = ", 20, TEXT, bold=True)
+    _text(d, (end, y + 37), total or numbers, 24, HIGHLIGHT, bold=True)
+    _text(d, (x + 10, y + 57), sum_names(comp), 11, MUTED, bold=True, width=w - 20)
+
+
+def _sums_row(d: Draw, x: int, y: int, w: int, atk: dict[str, Any], dfn: dict[str, Any],
+              caption: str) -> int:
+    """The two sums side by side across `w` (the private roll picture)."""
+    col_w = (w - COL_GAP) // 2
+    _sum_cell(d, x, y, col_w, "ATTACK", ATTACK_C, atk, caption)
+    _sum_cell(d, x + col_w + COL_GAP, y, col_w, "DEFENSE", DEFENSE_C, dfn, caption)
+    return y + SUMS_H
+
+
+# --- the Duo board -------------------------------------------------------------------------------
+
+def _duo_board(d: Draw, x: int, y: int, w: int, v: View, team: dict[str, Any],
+               dice: dict[str, dict[str, Any]]) -> int:
+    places = _duo_placements(v, team)
+    head = 30
+    cols = 5 if w >= 900 else 3
+    cell_w = (w - 2 * PAD - (cols - 1) * 8) // cols
+    rows: list[list[tuple[Action, dict[str, Any]]]] = []
+    for i, a in enumerate(DUO_TABLE):
+        place = (places or {}).get(a.name)
+        tags: list[tuple[str, Colour]] = []
+        if place is not None:
+            owners = {_owner(v, die_id) for die_id in place["dice"]} - {None}
+            if place.get("by") is not None:
+                tags.append((f"by @{place['by'] + 1}", GRID))
+            if place.get("ally") is not None:
+                tags.append((f"for @{place['ally'] + 1}", GRID))
+            elif owners and len(owners) > 1:
+                tags.append(("both allies", GRID))
+        if i % cols == 0:
+            rows.append([])
+        rows[-1].append((a, {"place": place, "tags": tags}))
+    row_hs = [max(_row_h(st["place"], st["tags"]) for _, st in r) for r in rows]
+    bottom = y + PAD + head + sum(h + 4 for h in row_hs) + PAD - 4
+    if places is None:
+        bottom += 20
+    if d is None:
+        return bottom
+    seats = team["seats"]
+    _box(d, (x, y, x + w, bottom), 14, fill=mix(PANEL, DUO_C, 0.06), outline=DUO_C, width=2)
+    title = "DUO BOARD · " + " + ".join(f"@{s + 1}" for s in seats)
+    right = _pill(d, x + PAD, y + PAD + 12, title, DUO_C, size=14)
+    note = ("behind the screen until the reveal" if places is None else
+            "dice here go to either ally in Power Up")
+    _text(d, (right + 10, y + PAD + 12), note, 12, MUTED, bold=True)
+    cy = y + PAD + head
+    for r, h in zip(rows, row_hs):
+        for i, (a, st) in enumerate(r):
+            _action_row(d, x + PAD + i * (cell_w + 8), cy, cell_w, a, dice=dice,
+                        accent=DUO_C, **st)
+        cy += h + 4
+    return bottom
+
+
+def _owner(v: View, die_id: str) -> int | None:
+    for p in v["players"]:
+        if any(die["id"] == die_id for die in p["dice"]):
+            return p["seat"]
+    return None
+
+
+# --- health track, fight, supply -----------------------------------------------------------------
+
+def _track(d: Draw, x: int, y: int, w: int, v: View) -> int:
+    """Every player's health as a bar from 0 to their maximum, with the number."""
+    players = v["players"]
+    cols = 2
+    cell_w = (w - (cols - 1) * GRID_GAP) // cols
+    rows = (len(players) + cols - 1) // cols
+    if d is None:
+        return y + rows * TRACK_ROW
+    fnt_n = font(24, bold=True)
+    plate_w = min(round(cell_w * 0.42), max(_pill_w(_short(p), 15, 10) for p in players))
+    for i, p in enumerate(players):
+        r, c = divmod(i, cols)
+        cx, cy = x + c * (cell_w + GRID_GAP), y + r * TRACK_ROW
+        seat = player_colour(p["seat"])
+        mid = cy + TRACK_ROW / 2 - 3
+        _box(d, (cx, mid - 16, cx + plate_w, mid + 16), 8, fill=seat.fill)
+        _text(d, (cx + 10, mid), _short(p), 15, seat.text, bold=True, width=plate_w - 16)
+        token_w = 34
+        if p["first"]:
+            draw_rounded(d, (cx + plate_w + 6, mid - 15, cx + plate_w + 36, mid + 15), 15,
+                         fill=HIGHLIGHT)
+            draw_centred(d, (cx + plate_w + 21, mid), "1st", font=font(12, bold=True),
+                         fill=INK)
+        number = "K.O." if p["ko"] else f"{p['health']}/{p['max_health']}"
+        num_w = round(fnt_n.getlength("34/34")) + 8
+        bx0 = cx + plate_w + 6 + token_w + 4
+        bx1 = cx + cell_w - num_w - 6
+        maximum = max(1, p["max_health"])
+        health = max(0, min(p["health"], maximum))
+        _box(d, (bx0, mid - 11, bx1, mid + 11), 6, fill=TRACK_BG, outline=GRID, width=1)
+        fill_w = round((bx1 - bx0 - 4) * health / maximum)
+        if fill_w >= 4:
+            colour = seat.fill if health * 4 > maximum else LOSS_C
+            _box(d, (bx0 + 2, mid - 9, bx0 + 2 + fill_w, mid + 9), 5, fill=colour)
+        for t in range(5, maximum, 5):
+            tx = bx0 + 2 + round((bx1 - bx0 - 4) * t / maximum)
+            d.line([(tx, mid + 11), (tx, mid + 15)], fill=MUTED, width=1)
+            if t % 10 == 0:
+                _text(d, (tx, mid + 20), str(t), 9, MUTED, anchor="mm")
+        _text(d, (cx + cell_w, mid), number, 24, LOSS_C if p["ko"] else TEXT, bold=True,
+              anchor="rm")
+    return y + rows * TRACK_ROW
+
+
+def _fight_row_h(a: dict[str, Any]) -> int:
+    return FIGHT_ROW if a["defense"] is not None or a["attack"]["base"] is not None else NOTE_ROW
+
+
+def _fight_height(c: dict[str, Any] | None) -> int:
+    if not c:
+        return 0
+    return 40 + sum(_fight_row_h(a) for a in c["attacks"]) + 8
+
+
+def _fight(d: Draw, x: int, y: int, w: int, v: View, c: dict[str, Any] | None) -> int:
+    """The last reveal's attacks: attacker → target, attack against defense, the loss."""
+    h = _fight_height(c)
+    if not c or d is None:
+        return y + h
+    players = {p["seat"]: p for p in v["players"]}
+    _box(d, (x, y, x + w, y + h), 14, fill=PANEL, outline=GRID, width=2)
+    now = c["round"] == v["round"] and v["stage"] in ("reveal", "power", "over")
+    title = f"ROUND {c['round']} · THE FIGHT" + ("" if now else " (last round)")
+    _text(d, (x + PAD, y + 20), title, 15, TEXT, bold=True)
+    cy = y + 40
+    for a in c["attacks"]:
+        mid = cy + (22 if _fight_row_h(a) == FIGHT_ROW else NOTE_ROW // 2 - 2)
+        att = players.get(a["attacker"])
+        tgt = players.get(a["target"]) if a["target"] is not None else None
+        px = x + PAD
+        for p in (att, tgt):
+            if p is None:
+                continue
+            colour = player_colour(p["seat"])
+            px = _pill(d, px, mid, p["name"], colour.fill, size=16, ink=colour.text) + 4
+            if p is att:
+                _text(d, (px + 2, mid), "→", 20, TEXT, bold=True)
+                px += 28
+        px += 10
+        atk, dfn = a["attack"], a["defense"]
+        if atk["base"] is None or dfn is None:
+            note = a["note"] or "no attack"
+            if atk["base"] is not None:
+                _text(d, (px, mid - 8), f"ATTACK {atk['total']}", 22, TEXT, bold=True)
+                _text(d, (px, mid + 14), formula(atk), 11, MUTED, bold=True,
+                      width=x + w - px - PAD)
+                px += 200
+            _text(d, (px, mid), note[:1].upper() + note[1:], 15, MUTED, bold=True,
+                  width=x + w - px - PAD)
+            cy += _fight_row_h(a)
+            continue
+        result_w = 190
+        col = (x + w - PAD - result_w - px) // 2
+        for i, (word, comp, colour, total) in enumerate((
+                ("ATTACK", atk, ATTACK_C, atk["total"]),
+                ("DEFENSE", dfn, DEFENSE_C, a["defense_left"]))):
+            cx = px + i * col
+            end = _pill(d, cx, mid - 10, word, colour, size=12)
+            _text(d, (end + 8, mid - 9), str(total), 26, TEXT, bold=True)
+            extra = ""
+            if word == "DEFENSE" and a["defense_left"] != dfn["total"]:
+                extra = f" (carried over: {a['defense_left']} of {dfn['total']} left)"
+            _text(d, (cx, mid + 16), formula(comp) + extra, 11, MUTED, bold=True,
+                  width=col - 12)
+        rx = x + w - PAD - result_w
+        if a["loss"]:
+            end = _pill(d, rx, mid - 6, f"−{a['loss']} ♥", LOSS_C, size=18)
+        else:
+            end = _pill(d, rx, mid - 6, "BLOCKED", SAFE_C, size=16)
+        if a["health"]:
+            _text(d, (end + 8, mid - 6), f"{a['health'][0]} → {a['health'][1]}", 15, TEXT,
+                  bold=True)
+        cy += FIGHT_ROW
+    return y + h
+
+
+def _supply(d: Draw, x: int, y: int, w: int, v: View) -> int:
+    """The shared pool: trait dice by colour, action dice, faces, with what is left of each."""
+    h = 40
+    if d is None:
+        return y + h
+    pools = v["pools"]
+    mid = y + h / 2
+    px = _text(d, (x, mid), "SUPPLY", 13, MUTED, bold=True) + 12
+    for colour in COLOURS:
+        n = pools["trait"].get(colour, 0)
+        _die(d, px, mid - 12, 24, colour, "")
+        px = _text(d, (px + 28, mid), str(n), 15, TEXT if n else MUTED, bold=True) + 10
+    _die(d, px, mid - 12, 24, "gray", "")
+    px = _text(d, (px + 28, mid), str(pools["action"]), 15, TEXT, bold=True) + 18
+    px = _text(d, (px, mid), "faces", 13, MUTED, bold=True) + 8
+    for f, n in pools["faces"].items():
+        _face_chip(d, px, mid - 9, f, 18)
+        px = _text(d, (px + 22, mid), str(n), 15, TEXT if n else MUTED, bold=True) + 10
+    return y + h
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+def _subtitle(v: View) -> str:
+    parts = [f"Round {v['round']}/{v.get('round_limit', ROUND_LIMIT)}",
+             STAGE_WORDS.get(v["stage"], v["stage"])]
+    if v["stage"] != "over":
+        parts.append(f"@{v['first'] + 1} is first player")
+    if v.get("you") is not None:
+        parts.append(f"view of @{v['you'] + 1}")
+    if v.get("rerolling"):
+        parts.append("a secret re-roll is being drawn")
+    return " · ".join(parts)
+
+
+def _result_line(v: View) -> str | None:
+    r = v.get("result")
+    if not r:
+        return None
+    players = {p["seat"]: p for p in v["players"]}
+    if r["winners"]:
+        who = " and ".join(_label(players[s]) for s in r["winners"] if s in players)
+        return f"{who} win{'s' if len(r['winners']) == 1 else ''}! ({r['reason']})"
+    return f"A draw ({r['reason']})"
+
+
+def _layout(v: View) -> tuple[int, list[list[dict[str, Any]]]]:
+    """Canvas width and the board rows: a duel stacks its two boards; 2 vs 2 puts each team on
+    one row, its Duo board beneath."""
+    if v["mode"] == "2v2":
+        rows: list[list[dict[str, Any]]] = []
+        for team in sorted({p["team"] for p in v["players"]}):
+            rows.append([p for p in v["players"] if p["team"] == team])
+        return 2 * BOARD_W + GRID_GAP + 2 * MARGIN, rows
+    return BOARD_W + 2 * MARGIN, [[p] for p in v["players"]]
+
+
+def _table(d: Draw, v: View, width: int, rows: list[list[dict[str, Any]]]) -> int:
+    """Everything under the title bar; returns the bottom y."""
+    dice = _die_index(v)
+    inner = width - 2 * MARGIN
+    y = title_bar_height("x") + 12
+    line = _result_line(v)
+    if line:
+        if d is not None:
+            _box(d, (MARGIN, y, width - MARGIN, y + 40), 10, fill=HIGHLIGHT)
+            _text(d, (width / 2, y + 20), line, 19, INK, bold=True, anchor="mm",
+                  width=inner - 20)
+        y += 52
+    y = _track(d, MARGIN, y, inner, v) + 8
+    c = v.get("combat")
+    if c and _combat_now(v):
+        y = _fight(d, MARGIN, y, inner, v, c) + 14
+    duo = {t["team"]: t for t in v.get("duo", [])}
+    for row in rows:
+        bottoms = [_player_board(None, 0, y, BOARD_W, v, p, dice) for p in row]
+        tallest = max(bottoms)
+        if d is not None:
+            for i, (p, bottom) in enumerate(zip(row, bottoms)):
+                x = MARGIN + i * (BOARD_W + GRID_GAP)
+                _box(d, (x, y, x + BOARD_W, bottom), 14, fill=PANEL)
+                _player_board(d, x, y, BOARD_W, v, p, dice)
+        y = tallest + 12
+        team = duo.get(row[0]["team"]) if v["mode"] == "2v2" else None
+        if team is not None:
+            y = _duo_board(d, MARGIN, y, inner, v, team, dice) + 12
+    if c and not _combat_now(v):
+        y = _fight(d, MARGIN, y, inner, v, c) + 14
+    y = _supply(d, MARGIN, y, inner, v)
+    return y + MARGIN // 2
+
+
+def render(view: View) -> Picture:
+    """The table from `game.view(seat_or_None)`: health track, every board with its dice and
+    placements, the sums, the Duo boards, the fight, the supply. Public and private views alike:
+    it draws only what the view holds."""
+    width, rows = _layout(view)
+    height = _table(None, view, width, rows)
+    img, d = new_canvas(width, height)
+    title = "KAPLOOM!" + (" · 2 vs 2" if view["mode"] == "2v2" else "")
+    title_bar(img, title, _subtitle(view))
+    _table(d, view, width, rows)
+    return to_png(img, alt_text(view), f"kaploom-round-{view['round']}.png")
+
+
+# --- alt text ------------------------------------------------------------------------------------
+
+def _dice_words(p: dict[str, Any]) -> str:
+    out = []
+    for die in p["dice"]:
+        name = die["colour"] if die["kind"] == "trait" else (
+            "action[" + "".join(f for f in die["faces"] if f != BLANK) + "]")
+        out.append(f"{die['id']} {name}" + (f"={die['up']}" if die["up"] else ""))
+    return ", ".join(out)
+
+
+def _place_words(places: dict[str, dict[str, Any]]) -> str:
+    return ", ".join(f"{n} ({' '.join(f or '?' for f in b['faces'])})"
+                     for n, b in places.items())
+
+
+def alt_text(v: View) -> str:
+    """A concise description from the view: round and phase, result, health, boards, the
+    fight, then everyone's dice (what a screen reader needs first comes first)."""
+    lines = [f"KAPLOOM!{' 2 vs 2' if v['mode'] == '2v2' else ''}: " + _subtitle(v) + "."]
+    result = _result_line(v)
+    if result:
+        lines.append(result)
+    lines.append("Health: " + ", ".join(
+        f"{p['name']} {_seat_word(p)} {'K.O.' if p['ko'] else p['health']}/{p['max_health']}"
+        + (" (first player)" if p["first"] else "") for p in v["players"]) + ".")
+    for p in v["players"]:
+        places = _placements(v, p)
+        bits = []
+        if places is None:
+            bits.append("placements hidden" + (f", announced {', '.join(p['announced'])}"
+                                               if p["announced"] else ""))
+            if v["stage"] == "assign":
+                bits.append("locked in" if p["locked"] else "assigning")
+        elif places:
+            bits.append("board " + _place_words(places))
+        if p["locked_in"]:
+            bits.append("locked in " + ", ".join(x["name"] for x in p["locked_in"]))
+        if p["spoilers"]:
+            bits.append(f"{p['spoilers']} spoiler tokens")
+        if p["pending"]:
+            bits.append("to take " + ", ".join(f"{x['source']} {x['amount']}"
+                                               for x in p["pending"]))
+        if bits:
+            lines.append(f"{p['name']}: " + "; ".join(bits) + ".")
+        sums = _sums(v, p)
+        if sums is not None and sums[2] == "so far":
+            lines.append(f"{p['name']} so far: attack {formula(sums[0])}, defense "
+                         f"{formula(sums[1])}.")
+    for team in v.get("duo", []):
+        places = _duo_placements(v, team)
+        if places:
+            lines.append("Duo board " + "+".join(f"@{s + 1}" for s in team["seats"]) + ": "
+                         + _place_words(places) + ".")
+    c = _combat_now(v)
+    if c:
+        for a in c["attacks"]:
+            head = f"Round {c['round']}: @{a['attacker'] + 1}"
+            if a["defense"] is None:
+                lines.append(f"{head}: {a['note'] or 'no attack'}.")
+            else:
+                lines.append(f"{head} → @{a['target'] + 1}: attack {formula(a['attack'])}; "
+                             f"defense {formula(a['defense'])}; loss {a['loss']}.")
+    for p in v["players"]:
+        lines.append(f"{p['name']} dice: {_dice_words(p)}"
+                     + (f"; loose faces {' '.join(p['unattached'])}" if p["unattached"] else "")
+                     + ".")
+    return "\n".join(lines)
+
+
+# --- the secret roll -----------------------------------------------------------------------------
+
+ROLL_W = 820
+ROLL_DIE = 56
+
+
+def _roll_block(d: Draw, x: int, y: int, w: int, v: View, p: dict[str, Any],
+                dice: dict[str, dict[str, Any]], where: dict[str, str], own: bool) -> int:
+    """One teammate's roll: big dice with ids, where each went, their placements and sums."""
+    seat = player_colour(p["seat"])
+    top = y + PAD
+    if d is not None:
+        label = ("Your roll · " if own else "Your ally's roll · ") + _label(p)
+        plate_w = _pill_w(label, 17, 12) + 6
+        _box(d, (x + PAD, top, x + PAD + plate_w, top + 32), 9, fill=seat.fill)
+        _text(d, (x + PAD + 12, top + 16), label, 17, seat.text, bold=True)
+        px = x + PAD + plate_w + 10
+        for text, colour in _status_pills(v, p):
+            if text.startswith("1ST") or px + _pill_w(text, 12) > x + w - PAD - 90:
+                continue
+            px = _pill(d, px, top + 16, text, colour, size=12) + 6
+        _text(d, (x + w - PAD, top + 17), f"{p['health']}/{p['max_health']} ♥", 20, TEXT,
+              bold=True, anchor="rm")
+    cy = top + 44
+    cell = ROLL_DIE + 14
+    cx = x + PAD
+    order = sorted(p["dice"], key=lambda die: (die["kind"] != "trait",
+                                               COLOURS.index(die["colour"])
+                                               if die["colour"] in COLOURS else 99,
+                                               int(die["id"][1:])))
+    row_h = ROLL_DIE + 40
+    for die in order:
+        width = ROLL_DIE + (3 * (MINI + 1) + 8 if die["kind"] == "action" else 0)
+        if cx + width > x + w - PAD and cx > x + PAD:
+            cx, cy = x + PAD, cy + row_h
+        spot = where.get(die["id"])
+        _die(d, cx, cy, ROLL_DIE, die["colour"], die["up"],
+             highlight=spot is None and v["stage"] == "assign")
+        if d is not None:
+            _text(d, (cx + ROLL_DIE / 2, cy + ROLL_DIE + 10), die["id"], 14, TEXT, bold=True,
+                  anchor="mm")
+            _text(d, (cx + ROLL_DIE / 2, cy + ROLL_DIE + 27),
+                  fit_text(spot or "free", font(10, bold=True), cell + 6), 10,
+                  MUTED if spot else HIGHLIGHT, bold=True, anchor="mm")
+        if die["kind"] == "action":
+            nx = cx + ROLL_DIE + 8
+            for i, f in enumerate(die["faces"]):
+                r, c = divmod(i, 3)
+                _face_chip(d, nx + c * (MINI + 1), cy + 8 + r * (MINI + 4), f, MINI)
+        cx += max(width, cell) + 8
+    cy += row_h
+    if p["unattached"]:
+        if d is not None:
+            _text(d, (x + PAD, cy + 10), "Loose faces:", 13, MUTED, bold=True)
+        fx = x + PAD + 96
+        for f in p["unattached"]:
+            fx = _face_chip(d, fx, cy + 1, f, 18) + 3
+        cy += 26
+    places = _placements(v, p) or {}
+    if places:
+        _text(d, (x + PAD, cy + 10), "Placed so far", 13, MUTED, bold=True)
+        cy += 22
+        col_w = (w - 2 * PAD - 10) // 2
+        items = [(ALL_ACTIONS[n], b) for n, b in places.items() if n in ALL_ACTIONS]
+        for i in range(0, len(items), 2):
+            pair = items[i:i + 2]
+            hs = []
+            for j, (a, b) in enumerate(pair):
+                st = _row_state(v, p, a, places)
+                hs.append(_action_row(d, x + PAD + j * (col_w + 10), cy, col_w, a, dice=dice,
+                                      accent=seat.fill, **st) - cy)
+            cy += max(hs) + 4
+    sums = _sums(v, p)
+    if sums is not None:
+        cy = _sums_row(d, x + PAD, cy + 6, w - 2 * PAD, *sums)
+    return cy + PAD
+
+
+def _roll_body(d: Draw, v: View) -> int:
+    you = v["you"]
+    me = next(p for p in v["players"] if p["seat"] == you)
+    team = [me] + [p for p in v["players"]
+                   if p["team"] == me["team"] and p["seat"] != you and not p["hidden"]]
+    dice = _die_index(v)
+    where: dict[str, str] = {}
+    for p in v["players"]:
+        for name, b in (_placements(v, p) or {}).items():
+            for die_id in b["dice"]:
+                where[die_id] = name
+    duo_teams = [t for t in v.get("duo", []) if you in t["seats"]]
+    for t in duo_teams:
+        for name, b in (_duo_placements(v, t) or {}).items():
+            for die_id in b["dice"]:
+                where[die_id] = f"{name} (Duo)"
+    w = ROLL_W - 2 * MARGIN
+    y = title_bar_height("x") + 12
+    for p in team:
+        bottom = _roll_block(None, MARGIN, y, w, v, p, dice, where, p is me)
+        if d is not None:
+            _box(d, (MARGIN, y, MARGIN + w, bottom), 14, fill=PANEL,
+                 outline=player_colour(p["seat"]).fill, width=3)
+            _roll_block(d, MARGIN, y, w, v, p, dice, where, p is me)
+        y = bottom + 12
+    for t in duo_teams:
+        y = _duo_board(d, MARGIN, y, w, v, t, dice) + 12
+    # the other side: only what the table knows
+    for p in v["players"]:
+        if p["team"] == me["team"]:
+            continue
+        words = ("locked in" if p["locked"] else "assigning") if v["stage"] == "assign" \
+            else STAGE_WORDS.get(v["stage"], v["stage"])
+        if p["announced"]:
+            words += "; announced " + ", ".join(p["announced"])
+        colour = player_colour(p["seat"])
+        if d is not None:
+            end = _pill(d, MARGIN, y + 14, _label(p), colour.fill, size=14, ink=colour.text)
+            _text(d, (end + 10, y + 14), f"{p['health']}/{p['max_health']} ♥ · {words}", 15,
+                  TEXT, bold=True, width=ROLL_W - MARGIN - end - 10)
+        y += 32
+    if d is not None:
+        _text(d, (MARGIN, y + 12), "Only your team sees this picture. `assign POW d2 d4`, "
+              "`unassign POW`, `lock` when done.", 12, MUTED, bold=True, width=w)
+    return y + 24 + MARGIN // 2
+
+
+def render_roll(view: View) -> Picture:
+    """The private Phase 1 picture for `game.view(seat)`: that seat's roll (and in 2 vs 2 their
+    ally's, which the view shows them), where each die went, placements and sums so far, the
+    Duo board and pointer; opponents only as the table sees them. Refuses the public view."""
+    you = view.get("you")
+    if you is None:
+        raise ValueError("render_roll draws a seat's own roll: pass game.view(seat), "
+                         "not the public view")
+    me = next(p for p in view["players"] if p["seat"] == you)
+    height = _roll_body(None, view)
+    img, d = new_canvas(ROLL_W, height)
+    title_bar(img, "KAPLOOM! · your roll",
+              f"{_label(me)} · round {view['round']} · "
+              + ("Phase 1, secret" if view["stage"] == "assign"
+                 else STAGE_WORDS.get(view["stage"], view["stage"]))
+              + (" · a re-roll is being drawn" if view.get("rerolling") else ""))
+    _roll_body(d, view)
+    return to_png(img, _roll_alt(view, me), f"kaploom-roll-{me['name'][1:]}.png")
+
+
+def _roll_alt(v: View, me: dict[str, Any]) -> str:
+    lines = [f"KAPLOOM! round {v['round']}, your roll ({_label(me)}, "
+             f"{me['health']}/{me['max_health']} health): "
+             + ", ".join(f"{die['id']} {die['colour'] if die['kind'] == 'trait' else 'action'}"
+                         f" {FACE_NAMES.get(die['up'], '?') if die['up'] else '?'}"
+                         for die in me["dice"]) + "."]
+    for p in v["players"]:
+        places = _placements(v, p)
+        if p["seat"] != me["seat"] and p["team"] == me["team"] and places is not None:
+            lines.append(f"Ally {p['name']} rolled: " + ", ".join(
+                f"{die['id']} {die['up'] or '?'}" for die in p["dice"]) + ".")
+        if places:
+            lines.append(f"{p['name']} placed: {_place_words(places)}.")
+        sums = _sums(v, p) if places else None
+        if sums is not None:
+            lines.append(f"{p['name']} {sums[2]}: attack {formula(sums[0])}, defense "
+                         f"{formula(sums[1])}.")
+        if p["team"] != me["team"]:
+            state = (("locked in" if p["locked"] else "assigning") if v["stage"] == "assign"
+                     else STAGE_WORDS.get(v["stage"], v["stage"]))
+            lines.append(f"{_label(p)}: {state}"
+                         + (f", announced {', '.join(p['announced'])}" if p["announced"] else "")
+                         + ".")
+    for team in v.get("duo", []):
+        places = _duo_placements(v, team) if me["seat"] in team["seats"] else None
+        if places:
+            lines.append("Duo board " + "+".join(f"@{s + 1}" for s in team["seats"]) + ": "
+                         + _place_words(places) + ".")
+    return "\n".join(lines)
+
+
+# --- the printed board ---------------------------------------------------------------------------
+
+REF_W = 1080
+
+
+def _legend(d: Draw, x: int, y: int, w: int) -> int:
+    """Faces (chip, letter, name) and what each requirement symbol accepts."""
+    cy = y
+    if d is not None:
+        _text(d, (x, cy + 10), "FACES", 13, MUTED, bold=True)
+    fx = x + 70
+    for f in FACES + (BLANK,):
+        _face_chip(d, fx, cy + 1, f, 18)
+        fx = _text(d, (fx + 24, cy + 10), FACE_NAMES[f], 13, TEXT, bold=True) + 16
+    cy += 30
+    for s in SYMBOLS:
+        if s in FACES and s not in ("M", "W"):
+            continue
+        shown: Sequence[str] = ("M", "E", "T", "A", "X") if s == "M" else (s,)
+        text = "a die showing that face, or a Wild" if s == "M" else SYMBOLS[s].text
+        end = _symbols(d, x, cy + 2, shown)
+        _text(d, (max(end, x + 96) + 8, cy + 10), text, 13, TEXT, width=w - 110)
+        cy += 22
+    return cy
+
+
+def render_action_board(supers: Iterable[str] = (), duo: bool = False) -> Picture:
+    """The printed board for `/kaploom board`: ACTION_TABLE as the tri-fold, each action with
+    its requirement symbols, effect and full text; then each named super's board (SUPER_TABLE)
+    and the Duo board (DUO_TABLE) when asked; a legend of faces and symbols. Unknown super
+    names raise ValueError."""
+    names = tuple(dict.fromkeys(supers))
+    for n in names:
+        if n not in SUPERS:
+            raise ValueError(f"{n!r} is not a super: {', '.join(SUPERS)}")
+    return _action_board(names, bool(duo))
+
+
+@lru_cache(maxsize=16)
+def _action_board(names: tuple[str, ...], duo: bool) -> Picture:
+    """The printed board depends on the tables alone: drawn once per process and kind, then
+    handed out again (a Picture is immutable)."""
+    height = _reference(None, names, duo)
+    img, d = new_canvas(REF_W, height)
+    title_bar(img, "KAPLOOM! · the action board",
+              "ATTACK and DEFENSE = (base + kickers) × multiplier · "
+              "each action once a round · a die serves one requirement")
+    _reference(d, names, duo)
+    alt = "KAPLOOM! action board (action: requirements → effect). " + " ".join(
+        f"{title.capitalize()}: " + "; ".join(
+            f"{a.name} {' '.join(a.requires)} → {effect_label(a)}"
+            for _, acts in sections for a in acts) + "."
+        for title, _, sections in _columns(ACTION_TABLE))
+    if names:
+        alt += " Supers: " + ", ".join(names) + "."
+    if duo:
+        alt += " With the Duo board."
+    return to_png(img, alt, "kaploom-action-board.png")
+
+
+def _reference(d: Draw, names: Sequence[str], duo: bool) -> int:
+    w = REF_W - 2 * MARGIN
+    y = title_bar_height("x") + 12
+    y = _trifold(d, MARGIN, y, w, None, None, ACTION_TABLE, None, None, reference=True) + 14
+    for name in names:
+        y = _super_board(d, MARGIN, y, w, name) + 12
+    if duo:
+        y = _reference_duo(d, MARGIN, y, w) + 12
+    if d is not None:
+        _box(d, (MARGIN, y, MARGIN + w, y + _legend(None, 0, 0, w - 2 * PAD) + 2 * PAD), 12,
+             fill=PANEL)
+    y = _legend(d, MARGIN + PAD, y + PAD, w - 2 * PAD) + PAD
+    return y + MARGIN
+
+
+def _cells(d: Draw, x: int, y: int, w: int, actions: Sequence[Action], cols: int,
+           accent: Colour) -> int:
+    cell_w = (w - (cols - 1) * 8) // cols
+    cy = y
+    for i in range(0, len(actions), cols):
+        row = actions[i:i + cols]
+        hs = [_row_h(None, [("x", GRID)], True, cell_w, a) for a in row]
+        for j, a in enumerate(row):
+            _action_row(d, x + j * (cell_w + 8), cy, cell_w, a,
+                        tags=[(a.panel.upper() + (" · LOCK IN" if a.lock_in else ""), accent)],
+                        accent=accent, reference=True)
+        cy += max(hs) + 6
+    return cy
+
+
+def _super_board(d: Draw, x: int, y: int, w: int, name: str) -> int:
+    start = SUPERS[name]
+    acts = [a for a in SUPER_TABLE if a.board == name]
+    bottom = _cells(None, x + PAD, y + 44, w - 2 * PAD, acts, 3, SUPER_C) + PAD - 6
+    if d is None:
+        return bottom
+    _box(d, (x, y, x + w, bottom), 14, fill=mix(PANEL, SUPER_C, 0.08), outline=SUPER_C,
+         width=2)
+    end = _pill(d, x + PAD, y + 24, f"★ {name}", SUPER_C, size=16)
+    words = (f"{start.side} · {start.health} health · starts with "
+             + ", ".join(start.trait) + " + action die ["
+             + " ".join(start.action_faces) + "]")
+    _text(d, (end + 10, y + 24), words, 13, TEXT, bold=True, width=x + w - end - PAD - 10)
+    _cells(d, x + PAD, y + 44, w - 2 * PAD, acts, 3, SUPER_C)
+    return bottom
+
+
+def _reference_duo(d: Draw, x: int, y: int, w: int) -> int:
+    bottom = _cells(None, x + PAD, y + 44, w - 2 * PAD, DUO_TABLE, 3, DUO_C) + PAD - 6
+    if d is None:
+        return bottom
+    _box(d, (x, y, x + w, bottom), 14, fill=mix(PANEL, DUO_C, 0.06), outline=DUO_C, width=2)
+    end = _pill(d, x + PAD, y + 24, "DUO BOARD · 2 vs 2", DUO_C, size=16)
+    _text(d, (end + 10, y + 24), "between allies; fed by dice of either ally", 13, TEXT,
+          bold=True)
+    _cells(d, x + PAD, y + 44, w - 2 * PAD, DUO_TABLE, 3, DUO_C)
+    return bottom
