@@ -804,3 +804,13 @@ def test_text_board_is_short_and_readable():
     t = g.text(None)
     assert "@1 Blue Ox Plumbing: 6/ 0 3 5 5 5 1 2 3 4" in t
     assert "Now: @2 slashes @1 — 1 left, digits up to 6" in t
+
+
+def test_roll_with_die_sizes_is_the_players_dice_choice():
+    """`roll d4 d4 d6 d10` (the spelling the issue uses) chooses dice like `dice ...`."""
+    a, b = TradeShowdown.new(2), TradeShowdown.new(2)
+    a.apply(0, "roll d4 d4 d6 d10")
+    b.apply(0, "dice d4 d4 d6 d10")
+    assert a.to_json() == b.to_json()
+    with pytest.raises(InvalidMoveError, match="referee's dice roll"):
+        a.apply(1, "roll 1 2 3")

@@ -32,6 +32,10 @@ def parse(move: str, players: int) -> tuple[Any, ...]:
     """Parse a player's move; InvalidMoveError names the right form."""
     parts = move.lower().split()
     verb, args = parts[0], parts[1:]
+    if verb == "roll" and args and all(re.fullmatch(r"d\d+|@\d+", a) for a in args):
+        # `roll d4 d4 d6 d10` from a player is the dice choice (the issue's own spelling);
+        # the referee's roll answers with digits (`roll 1 4 6 8`), so the two never meet.
+        verb = "dice"
     if verb == "dice":
         target = None
         if args and args[-1].startswith("@"):
