@@ -9,6 +9,7 @@ own view only ever goes to that seat (DM, or an ephemeral reply).
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import random
 from dataclasses import dataclass, field
@@ -18,12 +19,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rendering
+
 from .engine import load
-from .engine.core import CHANCE, Chance, Event, Game, NotYourTurnError, RuleError
+from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError
 from .store import GameRow
 from .tables import Played
-from .ui import (MoveButton, MoveSelect, PanelButton, TypeMoveButton, VoteButton, report_error,
-                 reply, view_of)
+from .ui import (MoveButton, MoveSelect, PanelButton, TypeMoveButton, VoteButton, reply, view_of)
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +53,15 @@ class Panel:
         if self.items:
             kw["view"] = view_of(*self.items)
         if self.picture is not None:
-            kw["file"] = discord.File(_bytes_io(self.picture.png), self.picture.filename,
-                                      description=self.picture.alt)
+            kw["file"] = picture_file(self.picture)
         return kw
+
+
+def picture_file(picture: Any, filename: str | None = None) -> discord.File:
+    """A rendering.Picture as an attachment (its own file name unless `filename`), alt text
+    as the description."""
+    return discord.File(io.BytesIO(picture.png), filename or picture.filename,
+                        description=picture.alt)
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -74,11 +82,6 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
         current = candidate
     chunks.append(current)
     return chunks
-
-
-def _bytes_io(data: bytes):
-    import io
-    return io.BytesIO(data)
 
 
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -136,6 +139,16 @@ class GameCog(commands.GroupCog):
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         """The board image for `seat`'s view (None: public), or None for text only."""
         return None
+
+    async def draw(self, fn, *args: Any, **kwargs: Any):
+        """`fn(*args, **kwargs)` drawn off the event loop (rendering.render_async): its Picture,
+        or None (text only) when it fails."""
+        try:
+            return await rendering.render_async(fn, *args, **kwargs)
+        except Exception:
+            log.exception("game picture %s failed; sending text only",
+                          getattr(fn, "__name__", fn))
+            return None
 
     def move_label(self, game: Game, seat: int, move: str) -> str:
         return move
@@ -233,6 +246,14 @@ class GameCog(commands.GroupCog):
                                     "this command in the game's thread.")
                 row = mine[0]
         return row, self.engine.from_json(row.state)
+
+    @staticmethod
+    def player_seat(row: GameRow, interaction: discord.Interaction) -> int:
+        """The caller's seat in `row`; RuleError when they are not playing in it."""
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise RuleError("You are not playing in this game.")
+        return seat
 
     # ---- the table's listener ----------------------------------------------------------------
     def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
@@ -420,17 +441,19 @@ class GameCog(commands.GroupCog):
             return False
         return True
 
+    def vote_buttons(self, row: GameRow, game: Game) -> list[VoteButton]:
+        """The buttons of the crowd vote on the current chance draw (topic `v<version>`)."""
+        topic = f"v{row.version}"
+        return [VoteButton(row.id, topic, tok, label)
+                for tok, label in self.vote_choices(row, game, game.chance())]
+
     async def _post_vote(self, row: GameRow, game: Game, channel) -> None:
         if row.extra.get("vote_posted") == row.version:
             return
-        chance = game.chance()
-        topic = f"v{row.version}"
-        buttons = [VoteButton(row.id, topic, tok, label)
-                   for tok, label in self.vote_choices(row, game, chance)]
         msg = await channel.send(
             f"🗳️ {self.vote_topic_text(row, game)} Vote below; voting closes "
             f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for themselves; a tie "
-            "is settled by a die.", view=view_of(*buttons))
+            "is settled by a die.", view=view_of(*self.vote_buttons(row, game)))
         row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version,
                                                       vote_message=msg.id)
 
@@ -514,9 +537,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="panel", description="Open your secret panel (only you see it)")
     async def panel_command(self, interaction: discord.Interaction) -> None:
         row, game = await self.find_game(interaction)
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            raise RuleError("You are not playing in this game.")
+        seat = self.player_seat(row, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.send_panel_ephemeral(interaction, row, game, seat)
 
@@ -532,14 +553,23 @@ class GameCog(commands.GroupCog):
     @move_command.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
+        found = await self.legal_for(interaction)
+        if found is None:
+            return []
+        return legal_choices(found[2], current)
+
+    async def legal_for(self, interaction: discord.Interaction
+                        ) -> tuple[Game, int, list[str]] | None:
+        """For autocomplete: the caller's game, seat and legal moves; None (never an error)
+        when they have no game here or no seat in it."""
         try:
             row, game = await self.find_game(interaction)
         except RuleError:
-            return []
+            return None
         seat = row.seat_of(interaction.user.id)
         if seat is None:
-            return []
-        return legal_choices(game.legal(seat), current)
+            return None
+        return game, seat, game.legal(seat)
 
 
 def legal_choices(moves: list[str], current: str,

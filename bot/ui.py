@@ -95,8 +95,31 @@ async def _game_cog(interaction: discord.Interaction, game_id: int) -> Any:
     return cog
 
 
-def _version(text: str) -> int | str:
+def game_cog(interaction: discord.Interaction, kind: str, name: str = "That game") -> Any:
+    """The loaded cog of the game `kind`; `name` says which game in the refusal when it is not
+    loaded."""
+    cog = getattr(interaction.client, "game_cogs", {}).get(kind)
+    if cog is None:
+        raise RuleError(f"{name} is not available right now; try again later.")
+    return cog
+
+
+def parse_version(text: str) -> int | str:
+    """A custom_id's version: `p<n>` (a secret panel's) stays a string, else the game's int."""
     return text if text.startswith("p") else int(text)
+
+
+def selected(interaction: discord.Interaction) -> list[str]:
+    """The values picked in a select."""
+    return (interaction.data or {}).get("values") or []
+
+
+def first_selected(interaction: discord.Interaction, refusal: str) -> str:
+    """The value picked in a single-choice select; RuleError(`refusal`) when there is none."""
+    values = selected(interaction)
+    if not values:
+        raise RuleError(refusal)
+    return values[0]
 
 
 def move_id(game_id: int, version: int | str, move: str) -> str:
@@ -120,7 +143,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), _version(match["ver"]), match["move"])
+        return cls(int(match["gid"]), parse_version(match["ver"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
@@ -143,15 +166,13 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), _version(match["ver"]))
+        return cls(int(match["gid"]), parse_version(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise RuleError("Pick a move from the list.")
+            move = first_selected(interaction, "Pick a move from the list.")
             cog = await _game_cog(interaction, self.game_id)
-            await cog.on_move_component(interaction, self.game_id, self.version, values[0])
+            await cog.on_move_component(interaction, self.game_id, self.version, move)
         await guarded(interaction, work)
 
 

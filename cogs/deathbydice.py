@@ -36,7 +36,9 @@ from bot.engine.deathbydice.view import SECRET_STAGES
 from bot.gamecog import GameCog, Panel, legal_choices, mention
 from bot.store import GameRow
 from bot.tables import STALE_TEXT
-from bot.ui import MoveButton, MoveSelect, TypeMoveButton, guarded, reply, view_of
+from bot.ui import (MoveButton, MoveSelect, TypeMoveButton, first_selected, game_cog, guarded,
+                    reply, view_of)
+from rendering.deathbydice import render, render_roster
 
 log = logging.getLogger(__name__)
 
@@ -140,17 +142,11 @@ def character_table() -> str:
 # --- components of our own (persistent: the custom_id carries what they need) ------------------
 
 def _cog(interaction: discord.Interaction) -> "DeathByDiceCog":
-    cog = getattr(interaction.client, "game_cogs", {}).get(KIND)
-    if cog is None:
-        raise RuleError("Death by Dice is not available right now; try again later.")
-    return cog
+    return game_cog(interaction, KIND, "Death by Dice")
 
 
 def _value(interaction: discord.Interaction) -> str:
-    values = (interaction.data or {}).get("values") or []
-    if not values:
-        raise RuleError("Pick one of the options in the list.")
-    return values[0]
+    return first_selected(interaction, "Pick one of the options in the list.")
 
 
 class AttackGroupSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -217,34 +213,10 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         return game.view(None)["stage"] in SECRET_STAGES
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        try:
-            from rendering import deathbydice as art
-            from rendering.picture import render_async
-        except ImportError:
-            return None  # the renderer is not there yet: text only
-        render = getattr(art, "render", None)
-        if render is None:
-            return None
-        try:
-            return await render_async(render, game.view(seat))
-        except Exception:
-            log.exception("game %s: rendering the board failed; sending text only", row.id)
-            return None
+        return await self.draw(render, game.view(seat))
 
     async def roster_picture(self):
-        try:
-            from rendering import deathbydice as art
-            from rendering.picture import render_async
-        except ImportError:
-            return None
-        render_roster = getattr(art, "render_roster", None)
-        if render_roster is None:
-            return None
-        try:
-            return await render_async(render_roster, ROSTER)
-        except Exception:
-            log.exception("rendering the Death by Dice roster failed; sending text only")
-            return None
+        return await self.draw(render_roster, ROSTER)
 
     def move_label(self, game: Game, seat: int, move: str) -> str:
         return self.describe(game.view(seat), move)
@@ -532,9 +504,7 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         row, game = await self._live(game_id)
         if version != row.version:
             raise RuleError(STALE_TEXT)
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            raise RuleError("You are not playing in this game.")
+        seat = self.player_seat(row, interaction)
         if seat not in game.actors():
             raise RuleError(self.not_yours(row, game))
         moves = [m for m in game.legal(seat) if m.startswith(f"attack {group} ->")]
@@ -679,14 +649,11 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
 
     async def _my_moves(self, interaction: discord.Interaction) -> tuple[list[str], dict]:
-        try:
-            row, game = await self.find_game(interaction)
-        except RuleError:
+        found = await self.legal_for(interaction)
+        if found is None:
             return [], {}
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            return [], {}
-        return game.legal(seat), game.view(None)
+        game, _, legal = found
+        return legal, game.view(None)
 
     @attack.autocomplete("dice")
     async def attack_dice_autocomplete(self, interaction: discord.Interaction, current: str

@@ -20,8 +20,6 @@ panel.
 """
 from __future__ import annotations
 
-import importlib
-import logging
 import re
 from typing import Any, Callable
 
@@ -35,9 +33,9 @@ from bot.engine.diemen.odds import odds_text
 from bot.gamecog import GameCog, Panel, legal_choices, mention
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, Played
-from bot.ui import MoveButton, MoveSelect, TypeMoveButton, guarded, reply, view_of
-
-log = logging.getLogger(__name__)
+from bot.ui import (MoveButton, MoveSelect, TypeMoveButton, first_selected, game_cog, guarded,
+                    parse_version, reply, selected, view_of)
+from rendering.diemen import render, render_odds
 
 KIND = "diemen"
 
@@ -51,41 +49,10 @@ SHORT = {"clean": "clean", "pair": "pair", "neighbour": "nbr", "customer": "cust
          "miss": "miss", "off": "off"}
 
 
-# ---- the renderer, wired defensively (it may be missing or still being written) ---------------
-
-def _renderer(name: str) -> Callable[..., Any] | None:
-    try:
-        module = importlib.import_module("rendering.diemen")
-    except Exception:  # missing, or broken mid-edit: text only
-        log.warning("rendering.diemen is not available; boards are sent as text only",
-                    exc_info=True)
-        return None
-    return getattr(module, name, None)
-
-
-async def _draw(fn_name: str, *args: Any, **kwargs: Any):
-    fn = _renderer(fn_name)
-    if fn is None:
-        return None
-    from rendering import render_async
-    try:
-        return await render_async(fn, *args, **kwargs)
-    except Exception:
-        log.warning("diemen: %s failed; sending text only", fn_name, exc_info=True)
-        return None
-
-
 # ---- small helpers ------------------------------------------------------------------------------
 
-def _version(text: str) -> int | str:
-    return text if text.startswith("p") else int(text)
-
-
 def _cog(interaction: discord.Interaction) -> "DieMenCog":
-    cog = getattr(interaction.client, "game_cogs", {}).get(KIND)
-    if cog is None:
-        raise RuleError("That game is not available right now; try again later.")
-    return cog
+    return game_cog(interaction, KIND)
 
 
 def _spots_text(text: str) -> str:
@@ -154,11 +121,11 @@ class BannerSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), _version(match["ver"]))
+        return cls(int(match["gid"]), parse_version(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
+            values = selected(interaction)
             if len(values) != 4 or len(set(values)) != 4:
                 raise RuleError("Choose exactly 4 different banner spots.")
             move = "banners " + " ".join(s for s in board.BANNER_SPOTS if s in values)
@@ -186,11 +153,9 @@ class AimSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise RuleError("Pick a target from the list.")
+            target = first_selected(interaction, "Pick a target from the list.")
             await _cog(interaction).preview_from_select(interaction, self.game_id,
-                                                        self.version, values[0])
+                                                        self.version, target)
         await guarded(interaction, work)
 
 
@@ -208,12 +173,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     # ---- hooks ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        return await _draw("render", game.view(seat))
-
-    def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
-        if not self.wants_vote(row, game, chance):
-            return None
-        return int(game.options.get("vote_seconds", self.VOTE_SECONDS))
+        return await self.draw(render, game.view(seat))
 
     def wants_vote(self, row: GameRow, game: Game, chance: Chance) -> bool:
         return bool(chance.draws) and chance.draws[0].label == "first player"
@@ -395,9 +355,7 @@ class DieMenCog(GameCog, group_name="diemen",
     async def preview_from_select(self, interaction: discord.Interaction, game_id: int,
                                   version: int, move: str) -> None:
         row, game = await self.find_game(interaction, game_id)
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            raise RuleError("You are not playing in this game.")
+        seat = self.player_seat(row, interaction)
         if row.status != "active" or row.version != version:
             raise RuleError(STALE_TEXT)
         if seat not in game.actors():
@@ -424,7 +382,7 @@ class DieMenCog(GameCog, group_name="diemen",
         button = MoveButton(row.id, row.version, move, "Flick!", discord.ButtonStyle.success,
                             "🎲")
         panel = Panel("\n".join(lines), [button],
-                      await _draw("render_odds", odds, target, seat=seat))
+                      await self.draw(render_odds, odds, target, seat=seat))
         await reply(interaction, ephemeral=True, **panel.send_kwargs())
 
     # ---- shared command plumbing ----------------------------------------------------------------
@@ -437,9 +395,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     async def _mine(self, interaction: discord.Interaction) -> tuple[GameRow, Game, int]:
         row, game = await self.find_game(interaction)
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            raise RuleError("You are not playing in this game.")
+        seat = self.player_seat(row, interaction)
         return row, game, seat
 
     async def _play(self, interaction: discord.Interaction, move: str,
@@ -454,16 +410,6 @@ class DieMenCog(GameCog, group_name="diemen",
         text = done(played) if callable(done) else done
         await interaction.followup.send(text or f"✅ `{move}`", ephemeral=True)
         return played
-
-    async def _legal(self, interaction: discord.Interaction) -> tuple[Game, int, list[str]] | None:
-        try:
-            row, game = await self.find_game(interaction)
-        except RuleError:
-            return None
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            return None
-        return game, seat, game.legal(seat)
 
     # ---- commands -------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to Crazy Die-Man")
@@ -522,7 +468,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @move_command.autocomplete("spot")
     async def move_spot_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         spots = [m.split()[1] for m in found[2] if m.startswith("move ")]
@@ -627,7 +573,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @flick.autocomplete("target")
     async def flick_target_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         game, seat, _ = found
@@ -647,7 +593,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @flick.autocomplete("called")
     async def flick_called_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         game, seat, _ = found
@@ -695,7 +641,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @report.autocomplete("hit")
     async def report_hit_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         game, seat, legal = found
@@ -729,7 +675,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @oops.autocomplete("banners")
     async def oops_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         game, seat, legal = found
@@ -785,7 +731,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @place.autocomplete("banner")
     async def place_banner_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         _, _, legal = found
@@ -803,7 +749,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @place.autocomplete("to")
     async def place_to_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         _, _, legal = found
@@ -841,7 +787,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self._legal(interaction)
+        found = await self.legal_for(interaction)
         if found is None:
             return []
         game, seat, legal = found

@@ -29,8 +29,8 @@ action with choices (GROW colour, POWER ON / UPGRADE / TRADE IN / BIG BANG faces
 attach/detach, buttons for the rest, Take and Done.
 
 Pictures come from rendering.kaploom (`render` for the thread and Power Up panels,
-`render_roll` for the Phase 1 panel, `render_action_board` for `actions`); without it (or
-when it fails) everything is sent as text. The round timer is the engine's: when it runs out
+`render_roll` for the Phase 1 panel, `render_action_board` for `actions`); when one fails
+that message is sent as text. The round timer is the engine's: when it runs out
 the table plays `lock` for whoever is still assigning (whatever is placed is locked in).
 
 Components of our own (`KpSelect`) carry `kp:<tag>:<game>:<seat>:<panel version>`, so they work
@@ -40,10 +40,6 @@ next move like every secret panel (Tables._check_version).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import importlib
-import inspect
-import logging
 import re
 from typing import Any, Callable
 
@@ -59,9 +55,9 @@ from bot.engine.kaploom.requirements import SYMBOLS
 from bot.gamecog import GameCog, Panel, clip, mention
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, Played, StaleMove
-from bot.ui import MoveButton, TypeMoveButton, guarded, reply, view_of
-
-log = logging.getLogger(__name__)
+from bot.ui import (MoveButton, TypeMoveButton, first_selected, game_cog, guarded, parse_version,
+                    reply, view_of)
+from rendering.kaploom import render, render_action_board, render_roll
 
 KIND = "kaploom"
 SIDE_CHOICES = [app_commands.Choice(name="hero", value="hero"),
@@ -80,60 +76,6 @@ PANEL_TEXT_MAX = 1900
 THREAD_BUDGET = 1500            # public lines per message; the rest goes in earlier messages
 PANEL_HEAD = "**KAPLOOM! — game #"
 NARROW = ">"                    # a select value that narrows the choice instead of playing
-# rendering.kaploom's private Phase 1 picture (a seat's view only); its board picture of the
-# seat's view stands in when it is missing.
-ROLL_PICTURES = ("render_roll",)
-
-
-# ---- the renderer, wired defensively (it may be missing or still being written) ---------------
-
-def _renderer(*names: str) -> Callable[..., Any] | None:
-    """The first of `names` in rendering.kaploom, or None (module missing or broken)."""
-    try:
-        module = importlib.import_module("rendering.kaploom")
-    except Exception:  # not written yet, or broken mid-edit: text only
-        return None
-    for name in names:
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return fn
-    return None
-
-
-async def _draw(names: tuple[str, ...], view: dict[str, Any]):
-    """Run the first renderer found (on the view) off the event loop; None (text only) when
-    there is none or it fails."""
-    fn = _renderer(*names)
-    if fn is None:
-        return None
-    try:
-        from rendering import render_async
-        return await render_async(fn, view)
-    except Exception:
-        log.warning("kaploom: renderer %s failed; sending text only", names[0], exc_info=True)
-        return None
-
-
-async def _draw_board(board: str):
-    """The printed action board: the base board, plus a super's board, the Duo board, or all
-    (rendering.kaploom.render_action_board(supers=(), duo=False))."""
-    fn = _renderer("render_action_board")
-    if fn is None:
-        return None
-    supers = tuple(SUPERS) if board == "all" else ((board,) if board in SUPERS else ())
-    duo = board in ("duo", "all")
-    try:
-        from rendering import render_async
-        try:
-            params = inspect.signature(fn).parameters
-        except (TypeError, ValueError):
-            params = {}
-        if "supers" in params or "duo" in params:
-            return await render_async(fn, supers=supers, duo=duo)
-        return await render_async(fn)
-    except Exception:
-        log.warning("kaploom: action board picture failed; sending text only", exc_info=True)
-        return None
 
 
 # ---- reading the view ----------------------------------------------------------------------------
@@ -232,15 +174,8 @@ def narrow(moves: list[str], prefix: str = "") -> list[tuple[str, list[str]]]:
     return [(ms[0], ms) if len(ms) == 1 else (NARROW + key, ms) for key, ms in best.items()]
 
 
-def _version(text: str) -> int | str:
-    return text if text.startswith("p") else int(text)
-
-
 def _cog(interaction: discord.Interaction) -> "KaploomCog":
-    cog = getattr(interaction.client, "game_cogs", {}).get(KIND)
-    if cog is None:
-        raise RuleError("KAPLOOM! is not available right now; try again later.")
-    return cog
+    return game_cog(interaction, KIND, "KAPLOOM!")
 
 
 # ---- persistent components of this game -----------------------------------------------------------
@@ -262,15 +197,13 @@ class KpSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(match["tag"], int(match["gid"]), int(match["seat"]), _version(match["ver"]))
+        return cls(match["tag"], int(match["gid"]), int(match["seat"]), parse_version(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise RuleError("Pick one entry from the list.")
+            value = first_selected(interaction, "Pick one entry from the list.")
             await _cog(interaction).on_select(interaction, self.tag, self.game_id, self.seat,
-                                              self.version, values[0])
+                                              self.version, value)
         await guarded(interaction, work)
 
 
@@ -324,13 +257,13 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         """The public board (seat None), or a seat's own: in Phase 1 the private roll picture
-        (the renderer's; its board picture of the seat's view when it has none)."""
+        (its board picture of the seat's view stands in when that one fails)."""
         view = game.view(seat)
         if seat is not None and view["stage"] == "assign":
-            pic = await _draw(ROLL_PICTURES, view)
+            pic = await self.draw(render_roll, view)
             if pic is not None:
                 return pic
-        return await _draw(("render",), view)
+        return await self.draw(render, view)
 
     def status_line(self, row: GameRow, game: Game) -> str:
         if game.outcome() is not None:
@@ -520,7 +453,6 @@ class KaploomCog(GameCog, group_name="kaploom",
         buttons: list[discord.ui.Item] = [
             MoveButton(row.id, version, "lock", "Lock In", style=discord.ButtonStyle.success,
                        emoji="🔒")]
-        me = view["players"][seat]
         for m in legal:
             if m.startswith("point "):
                 buttons.append(MoveButton(row.id, version, m, f"Attack player {m[-1]}",
@@ -906,7 +838,9 @@ class KaploomCog(GameCog, group_name="kaploom",
     async def actions(self, interaction: discord.Interaction, board: str = "base",
                       public: bool = False) -> None:
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        picture = await _draw_board(board)
+        # The base board, plus a super's board, the Duo board, or all.
+        supers = tuple(SUPERS) if board == "all" else ((board,) if board in SUPERS else ())
+        picture = await self.draw(render_action_board, supers=supers, duo=board in ("duo", "all"))
         chunks: list[str] = []
         for line in self.board_text(board):
             if chunks and len(chunks[-1]) + len(line) + 1 <= PANEL_TEXT_MAX:
@@ -986,9 +920,7 @@ class KaploomCog(GameCog, group_name="kaploom",
                      action: app_commands.Range[str, 1, 40],
                      dice: app_commands.Range[str, 1, 80]) -> None:
         row, game = await self.find_game(interaction)
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            raise RuleError("You are not playing in this game.")
+        seat = self.player_seat(row, interaction)
         stage = game.view(None)["stage"]
         if stage != "assign":
             raise RuleError("Dice are assigned in Phase 1; now is "
@@ -1057,14 +989,9 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     async def _legal(self, interaction: discord.Interaction
                      ) -> tuple[Game, int, list[str]] | None:
-        try:
-            row, game = await self.find_game(interaction)
-        except RuleError:
-            return None
-        seat = row.seat_of(interaction.user.id)
-        if seat is None or seat not in game.actors():
-            return None
-        return game, seat, game.legal(seat)
+        """legal_for, only while the caller may act."""
+        found = await self.legal_for(interaction)
+        return found if found is not None and found[1] in found[0].actors() else None
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -36,8 +36,9 @@ from bot.engine.slideslam.data import (BEND_PHRASE, LETTERS, PREDICT_PHRASE,
 from bot.gamecog import GameCog, Panel, clip, mention
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
-from bot.ui import (MoveButton, TypeMoveButton, VoteButton, guarded, reply, report_error,
-                    view_of)
+from bot.ui import (MoveButton, TypeMoveButton, first_selected, game_cog, guarded, parse_version,
+                    reply, report_error, selected, view_of)
+from rendering.slideslam import render
 
 log = logging.getLogger(__name__)
 
@@ -50,15 +51,6 @@ VALUE_PRESETS = (("6,5,4,3,2,1", "the rulebook's dice (default)"),
                  ("1,1,1,1,1,1", "all Super Slams: a quick, brutal game"),
                  ("6,6,5,5,4,4", "sturdy dice: a long game"),
                  ("4,4,3,3,2,2", "middling dice"))
-
-
-def _renderer():
-    """`rendering.slideslam.render`, or None when the renderer is not installed."""
-    try:
-        from rendering import slideslam as module
-    except ImportError:
-        return None
-    return getattr(module, "render", None)
 
 
 def _chunks(items: list[Any], size: int = SELECT_MAX) -> list[list[Any]]:
@@ -75,10 +67,7 @@ def _squares_of(dice: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def _cog(interaction: discord.Interaction) -> "SlideSlamCog":
-    cog = getattr(interaction.client, "game_cogs", {}).get(KIND)
-    if cog is None:
-        raise RuleError("Slide and Slam is not available right now; try again later.")
-    return cog
+    return game_cog(interaction, KIND, "Slide and Slam")
 
 
 # ---- components of this game (persistent: everything they need is in the custom_id) -----------
@@ -98,16 +87,13 @@ class SlideSlamSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        ver = match["ver"]
-        return cls(int(match["gid"]), ver if ver.startswith("p") else int(ver), match["tag"])
+        return cls(int(match["gid"]), parse_version(match["ver"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise RuleError("Pick a move from the list.")
+            move = first_selected(interaction, "Pick a move from the list.")
             await _cog(interaction).on_move_component(interaction, self.game_id, self.version,
-                                                      values[0])
+                                                      move)
         await guarded(interaction, work)
 
 
@@ -129,7 +115,7 @@ class PlaceValueSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
+            values = selected(interaction)
             if not values or not values[0].isdigit():
                 raise RuleError("Pick the health of the die you want to place.")
             await _cog(interaction).on_place_value(interaction, self.game_id, self.version,
@@ -156,11 +142,8 @@ class SlideDieSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise RuleError("Pick one of your dice.")
-            await _cog(interaction).on_slide_die(interaction, self.game_id, self.version,
-                                                 values[0])
+            die = first_selected(interaction, "Pick one of your dice.")
+            await _cog(interaction).on_slide_die(interaction, self.game_id, self.version, die)
         await guarded(interaction, work)
 
 
@@ -240,15 +223,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
 
     # ---- pictures ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        render = _renderer()
-        if render is None:
-            return None
-        from rendering.picture import render_async
-        try:
-            return await render_async(render, game.view(seat))
-        except Exception:
-            log.exception("game %s: the Slide and Slam picture failed; sending text only", row.id)
-            return None
+        return await self.draw(render, game.view(seat))
 
     # ---- words -----------------------------------------------------------------------------------
     def player_name(self, row: GameRow, seat: int) -> str:
@@ -579,14 +554,11 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         # The base posts the same message but does not keep its id; the arguments edit it.
         if row.extra.get("vote_posted") == row.version:
             return
-        chance = game.chance()
-        topic = f"v{row.version}"
-        buttons = [VoteButton(row.id, topic, tok, label)
-                   for tok, label in self.vote_choices(row, game, chance)]
-        msg = await channel.send(self._vote_content(row, game), view=view_of(*buttons),
+        msg = await channel.send(self._vote_content(row, game),
+                                 view=view_of(*self.vote_buttons(row, game)),
                                  allowed_mentions=discord.AllowedMentions.none())
         row.extra = await self.bot.store.update_extra(
-            row.id, vote_posted=row.version, vote_message=msg.id, vote_topic=topic)
+            row.id, vote_posted=row.version, vote_message=msg.id, vote_topic=f"v{row.version}")
 
     async def _close_vote(self, row: GameRow) -> None:
         mid = row.extra.get("vote_message")
@@ -796,14 +768,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
 
     async def _legal_for(self, interaction: discord.Interaction) -> tuple[Game, int, list[str]]:
         """For autocomplete: the caller's legal moves ([] when none or no game)."""
-        try:
-            row, game = await self.find_game(interaction)
-        except RuleError:
-            return None, -1, []  # type: ignore[return-value]
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            return game, -1, []
-        return game, seat, game.legal(seat)
+        return await self.legal_for(interaction) or (None, -1, [])  # type: ignore[return-value]
 
     # ---- commands ------------------------------------------------------------------------------
     @app_commands.command(name="challenge",

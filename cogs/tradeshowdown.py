@@ -15,7 +15,6 @@ and the "best" buttons sit under the turn message in the game thread.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 import secrets
@@ -30,9 +29,11 @@ from bot.engine.tradeshowdown.cards import (MAX_DIGITS, MIN_DIGITS, SAMPLE_CARDS
                                             check_card)
 from bot.engine.tradeshowdown.dice import SIZES
 from bot.engine.tradeshowdown.game import SPECIAL_TITLES
-from bot.gamecog import GameCog, Panel, clip, mention
+from bot.gamecog import GameCog, Panel, clip, mention, picture_file
 from bot.store import GameRow
-from bot.ui import MoveButton, TypeMoveButton, guarded, reply
+from bot.ui import (MoveButton, TypeMoveButton, first_selected, game_cog, guarded, parse_version,
+                    reply, selected)
+from rendering.tradeshowdown import render, render_card
 
 log = logging.getLogger(__name__)
 
@@ -52,35 +53,6 @@ _TRADE = ("Accounting", "Plumbing", "Copiers", "Dental", "Realty", "Freight", "L
           "Insurance", "Security", "Catering", "Consulting", "Media", "Roofing", "Bakery",
           "Logistics", "Printing", "Staffing", "Auto Body", "Landscaping", "Locksmiths")
 ROW_LIMIT, PER_ROW = 5, 5
-
-
-# --- the renderer, wired defensively (another module, maybe not there yet) --------------------
-
-def _renderer(name: str):
-    """`rendering.tradeshowdown.<name>`, or None when the module or the function is missing."""
-    try:
-        module = importlib.import_module("rendering.tradeshowdown")
-    except Exception:  # not written yet, or broken: text only
-        return None
-    return getattr(module, name, None)
-
-
-async def _draw(name: str, *args: Any):
-    fn = _renderer(name)
-    if fn is None:
-        return None
-    try:
-        from rendering import render_async
-        return await render_async(fn, *args)
-    except Exception:
-        log.warning("tradeshowdown renderer %s failed; sending text only", name, exc_info=True)
-        return None
-
-
-def _file(picture, filename: str | None = None) -> discord.File:
-    import io
-    return discord.File(io.BytesIO(picture.png), filename or picture.filename,
-                        description=picture.alt)
 
 
 # --- business cards ---------------------------------------------------------------------------
@@ -116,15 +88,8 @@ def card_text(card: dict[str, Any], slot: int | None = None) -> str:
 
 # --- components of our own (several selects on one message need distinct custom ids) ----------
 
-def _version(text: str) -> int | str:
-    return text if text.startswith("p") else int(text)
-
-
 def _cog(interaction: discord.Interaction) -> "TradeShowdownCog":
-    cog = getattr(interaction.client, "game_cogs", {}).get(KIND)
-    if cog is None:
-        raise RuleError("TradeShowdown is not available right now; try again later.")
-    return cog
+    return game_cog(interaction, KIND, "TradeShowdown")
 
 
 class DiceSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -141,12 +106,12 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), _version(match["ver"]))
+        return cls(int(match["gid"]), parse_version(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            await _cog(interaction).on_dice_select(interaction, self.game_id, self.version, values)
+            await _cog(interaction).on_dice_select(interaction, self.game_id, self.version,
+                                                   selected(interaction))
         await guarded(interaction, work)
 
 
@@ -165,15 +130,13 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), _version(match["ver"]), match["tag"])
+        return cls(int(match["gid"]), parse_version(match["ver"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            values = (interaction.data or {}).get("values") or []
-            if not values:
-                raise RuleError("Pick one entry from the list.")
+            move = first_selected(interaction, "Pick one entry from the list.")
             await _cog(interaction).on_move_component(interaction, self.game_id, self.version,
-                                                      values[0])
+                                                      move)
         await guarded(interaction, work)
 
 
@@ -259,7 +222,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
     # ---- publishing ----------------------------------------------------------------------------
     # ---- pictures ----------------------------------------------------------------------------
     async def picture(self, row: GameRow, game, seat: int | None = None):
-        return await _draw("render", game.view(seat))
+        return await self.draw(render, game.view(seat))
 
     # ---- labels ------------------------------------------------------------------------------
     def move_label(self, game, seat: int, move: str) -> str:
@@ -654,9 +617,9 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                     cards: list[dict[str, Any]]) -> None:
         files = []
         for n, c in enumerate(cards, 1):
-            pic = await _draw("render_card", {k: c[k] for k in ("name", "digits", "zip")})
+            pic = await self.draw(render_card, {k: c[k] for k in ("name", "digits", "zip")})
             if pic is not None:
-                files.append(_file(pic, f"card-{c.get('slot', n)}.png"))
+                files.append(picture_file(pic, f"card-{c.get('slot', n)}.png"))
         kw: dict[str, Any] = {"files": files} if files else {}
         await reply(interaction, clip(text), ephemeral=True, **kw)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,34 @@ class World:
 @pytest.fixture
 def world(fake: FakeDiscord) -> World:
     return World(fake)
+
+
+BROKEN_RENDERER = "the renderer is broken"
+
+
+def break_renderer(fake: FakeDiscord, monkeypatch, kind: str, *names: str) -> list[str]:
+    """Make the `kind` cog's render functions `names` raise: the cog sends text only and logs
+    each failure (GameCog.draw, at ERROR). Those expected errors are taken out of `fake.errors`
+    at every check and collected in the returned list; any other error still fails the test."""
+    module = sys.modules[type(fake.bot.game_cogs[kind]).__module__]
+
+    def boom(*args, **kwargs):
+        raise RuntimeError(BROKEN_RENDERER)
+
+    for name in names:
+        monkeypatch.setattr(module, name, boom)
+    failures: list[str] = []
+    check = fake.check
+
+    def check_all_but_the_pictures() -> None:
+        expected = [e for e in fake.errors
+                    if "game picture boom failed; sending text only" in e and BROKEN_RENDERER in e]
+        failures.extend(expected)
+        fake.errors[:] = [e for e in fake.errors if e not in expected]
+        check()
+
+    monkeypatch.setattr(fake, "check", check_all_but_the_pictures)
+    return failures
 
 
 @pytest.fixture(autouse=True)

@@ -751,21 +751,14 @@ async def test_place_menus_in_reposition(fake, world, fixed_dice):
     assert "B3 cannot move now" in ephemeral(new)[0].content
 
 
-async def test_text_only_when_the_renderer_is_missing(fake, world, monkeypatch):
-    import importlib as real_importlib
-
-    import cogs.diemen as cog_module
-    original = real_importlib.import_module
-
-    def missing(name, *a, **k):
-        if name == "rendering.diemen":
-            raise ModuleNotFoundError(name)
-        return original(name, *a, **k)
-    monkeypatch.setattr(cog_module.importlib, "import_module", missing)
+async def test_text_only_when_the_renderer_fails(fake, world, monkeypatch):
+    from conftest import break_renderer
+    failures = break_renderer(fake, monkeypatch, "diemen", "render", "render_odds")
     row = await challenge(fake, world, mode="simulated")
     first = fake.messages_in(row.thread_id)[0]
     assert "game #" in first.content and first.files == []
     assert [m for m in fake.dms_to(world.alice) if "you are player 1" in m.content]
+    assert failures  # each failed picture is logged, and the message goes out as text
 
 
 async def test_banner_select_works_after_a_restart(fake, world, db_path):

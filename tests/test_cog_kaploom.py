@@ -586,7 +586,7 @@ async def test_closed_dms_get_the_ephemeral_panel(fake, world, monkeypatch):
     assert_no_secret(fake, row)
 
 
-async def quick_picture(names, view):
+def quick_picture(view):
     from bot.engine.kaploom.view import text
     from rendering import to_png
     return to_png(Image.new("RGB", (8, 8)), text(view), "kaploom-quick.png")
@@ -638,7 +638,8 @@ async def test_a_whole_game_to_the_end(fake, world, monkeypatch):
             continue
         if not quick:  # the pictures were checked in round 1; a stand-in keeps the rest quick
             quick = True
-            monkeypatch.setattr(cog_module(fake), "_draw", quick_picture)
+            monkeypatch.setattr(cog_module(fake), "render", quick_picture)
+            monkeypatch.setattr(cog_module(fake), "render_roll", quick_picture)
         if move in ("lock", "done"):
             await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=user, channel=thread,
                                          move=move))
@@ -673,8 +674,10 @@ def test_long_choices_are_narrowed_step_by_step():
     assert len(narrow(same, "assign X")) == 25
 
 
-async def test_without_the_renderer_everything_is_text(fake, world, monkeypatch):
-    monkeypatch.setattr(cog_module(fake), "_renderer", lambda *names: None)
+async def test_with_a_failing_renderer_everything_is_text(fake, world, monkeypatch):
+    from conftest import break_renderer
+    failures = break_renderer(fake, monkeypatch, KIND, "render", "render_roll",
+                              "render_action_board")
     script_rolls(monkeypatch, RULEBOOK_ROLL)
     row = await start_duel(fake, world)
     panel = panel_of(fake, world.alice)
@@ -684,3 +687,4 @@ async def test_without_the_renderer_everything_is_text(fake, world, monkeypatch)
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} actions", user=world.carol,
                                        channel=world.games))
     assert "**POW** (M E)" in said(new) and not any(r.files for r in new)
+    assert failures  # each failed picture was logged

@@ -318,9 +318,9 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 
 
 async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
-    # Text only (as when rendering/tradeshowdown.py is missing): the cog still works, faster.
-    import sys
-    monkeypatch.setattr(sys.modules["cogs.tradeshowdown"], "_renderer", lambda name: None)
+    # Text only (as when the renderer fails): the cog still works, faster.
+    from conftest import break_renderer
+    failures = break_renderer(fake, monkeypatch, KIND, "render", "render_card")
     script_rolls(monkeypatch, [])
     await save(fake, world.alice, 1, "Ace Accounting", "6035550142", "03038")
     await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
@@ -379,6 +379,7 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     text = thread_text(fake, row)
     assert "player 2 rolls d4 d10 d10 at player 1" in text and "tags in" in text
     assert not any(m.files for m in fake.messages_in(row.thread_id))
+    assert failures  # each failed picture was logged
 
 
 async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatch):

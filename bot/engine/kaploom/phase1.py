@@ -311,7 +311,7 @@ def _point(g: "Kaploom", seat: int, args: list[str]) -> list[Event]:
     if g.seats[seat]["ko"]:
         raise IllegalMoveError("You are knocked out: you do not attack this round.")
     if target not in g.opponents(seat):
-        raise IllegalMoveError(f"Point at an opponent: "
+        raise IllegalMoveError("Point at an opponent: "
                                + " or ".join(f"@{s + 1}" for s in _targets(g, seat)) + ".")
     if not g.living(target):
         raise IllegalMoveError(f"{g.who(target)} is knocked out; point at "
