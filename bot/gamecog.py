@@ -528,6 +528,10 @@ class GameCog(commands.GroupCog):
     # ---- generic commands (every game's group has them) ---------------------------------------
     @app_commands.command(name="board", description="Show the board of your game here")
     async def board_command(self, interaction: discord.Interaction) -> None:
+        await self.show_board(interaction)
+
+    async def show_board(self, interaction: discord.Interaction) -> None:
+        """The caller's game as picture and text, to them alone."""
         row, game = await self.find_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         panel = Panel(f"**{self.engine.TITLE} — game #{row.id}**\n```\n{game.text(None)}\n```",

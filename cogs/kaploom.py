@@ -29,7 +29,7 @@ action with choices (GROW colour, POWER ON / UPGRADE / TRADE IN / BIG BANG faces
 attach/detach, buttons for the rest, Take and Done.
 
 Pictures come from rendering.kaploom (`render` for the thread and Power Up panels,
-`render_roll` for the Phase 1 panel, `render_action_board` for `actions`); when one fails
+`render_roll` for the Phase 1 panel, `render_action_board` for `board`); when one fails
 that message is sent as text. The round timer is the engine's: when it runs out
 the table plays `lock` for whoever is still assigning (whatever is placed is locked in).
 
@@ -831,12 +831,14 @@ class KaploomCog(GameCog, group_name="kaploom",
             f"`{s}` {sym.text}" for s, sym in SYMBOLS.items()))
         return out
 
-    @app_commands.command(name="actions", description="The KAPLOOM! action board: every action, its dice and effect")
+    # `/kaploom board` is the printed action board (as the issue and the rulebook call it); the
+    # running game's table, which other games show with `board`, is `/kaploom table`.
+    @app_commands.command(name="board", description="The KAPLOOM! action board: every action, its dice and effect")
     @app_commands.describe(board="Which board (default: the base board)",
                            public="Post it in the channel for everyone (default: only you see it)")
     @app_commands.choices(board=BOARD_CHOICES)
-    async def actions(self, interaction: discord.Interaction, board: str = "base",
-                      public: bool = False) -> None:
+    async def board_command(self, interaction: discord.Interaction, board: str = "base",
+                            public: bool = False) -> None:
         await interaction.response.defer(ephemeral=not public, thinking=True)
         # The base board, plus a super's board, the Duo board, or all.
         supers = tuple(SUPERS) if board == "all" else ((board,) if board in SUPERS else ())
@@ -853,6 +855,11 @@ class KaploomCog(GameCog, group_name="kaploom",
                 kw = Panel("", picture=picture).send_kwargs()
                 kw.pop("content", None)
             await interaction.followup.send(text, ephemeral=not public, **kw)
+
+    @app_commands.command(name="table", description="Your running game's table: boards, health, "
+                                                    "dice (only you see it)")
+    async def table_command(self, interaction: discord.Interaction) -> None:
+        await self.show_board(interaction)
 
     @app_commands.command(name="dice", description="A player's dice, faces and abilities (public)")
     @app_commands.describe(player="Whose (default: every player of the game)")

@@ -474,7 +474,7 @@ async def test_dice_command_shows_public_dice_only(fake, world, monkeypatch):
 
 
 async def test_action_board_as_picture_and_text(fake, world):
-    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} actions", user=world.carol,
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} board", user=world.carol,
                                        channel=world.games))
     sent = [r for r in new if r.content]
     assert all(r.ephemeral for r in sent)
@@ -484,11 +484,11 @@ async def test_action_board_as_picture_and_text(fake, world):
     files = [f for r in sent for f in r.files]
     assert files
     assert_png(files[0])
-    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} actions", user=world.carol,
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} board", user=world.carol,
                                        channel=world.games, board="Tough Nut", public=True))
     sent = [r for r in new if r.content]
     assert not any(r.ephemeral for r in sent) and "HARD TO BREAK" in said(new)
-    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} actions", user=world.carol,
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} board", user=world.carol,
                                        channel=world.games, board="all"))
     text = said(new)
     assert all(len(r.content) <= 2000 for r in new)
@@ -684,7 +684,17 @@ async def test_with_a_failing_renderer_everything_is_text(fake, world, monkeypat
     assert not panel.files and "d1 blue: X-Factor" in panel.content
     assert not any(m.files for m in fake.messages_in(row.thread_id))
     await choose(fake, world.alice, "assign GROW d1 d2")
-    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} actions", user=world.carol,
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} board", user=world.carol,
                                        channel=world.games))
     assert "**POW** (M E)" in said(new) and not any(r.files for r in new)
     assert failures  # each failed picture was logged
+
+
+async def test_table_shows_the_running_game_privately(fake, world, monkeypatch):
+    script_rolls(monkeypatch, RULEBOOK_ROLL)
+    row = await start_duel(fake, world)
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} table", user=world.carol,
+                                       channel=fake.channels[row.thread_id]))
+    [reply] = [r for r in new if r.files]
+    assert reply.ephemeral and f"game #{row.id}" in reply.content
+    assert reply.files[0].description  # alt text
