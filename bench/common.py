@@ -1,6 +1,7 @@
 """Measuring helpers shared by the benchmark modules (medians and rates, never assertions)."""
 from __future__ import annotations
 
+import statistics
 import time
 from typing import Any, Callable
 
@@ -36,3 +37,14 @@ def midgame(kind: str, seed: int, players: int = 2, fraction: float = 0.5) -> Ga
     for entry in rec.entries[: int(len(rec.entries) * fraction)]:
         game.apply(records.entry_actor(entry, players), entry["move"])
     return game
+
+
+def median_ms(fn: Callable[[], object], rounds: int, digits: int = 2) -> float:
+    """Median milliseconds of `fn()` over `rounds` calls, after one warm-up call (fonts, caches)."""
+    fn()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(times), digits)

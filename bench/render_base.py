@@ -11,9 +11,8 @@ Run: `.venv/bin/python -m bench.render_base`.
 from __future__ import annotations
 
 import json
-import statistics
-import time
 
+from bench.common import median_ms
 from rendering import render_dice_row
 
 ROUNDS = 30
@@ -23,19 +22,9 @@ CASES = {
 }
 
 
-def _median_ms(values: list[int], sides: int, rounds: int) -> float:
-    render_dice_row(values, sides, "Bench")
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        render_dice_row(values, sides, "Bench")
-        times.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(times), 3)
-
-
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
     """Median milliseconds per picture for each case (no assertions), plus the PNG size."""
-    result = {name: _median_ms(values, sides, rounds) for name, (values, sides) in CASES.items()}
+    result = {name: median_ms(lambda: render_dice_row(values, sides, "Bench"), rounds, 3) for name, (values, sides) in CASES.items()}
     result["render_dice_row_10d20_png_kb"] = round(
         len(render_dice_row(*CASES["render_dice_row_10d20_ms"], "Bench").png) / 1024, 2)
     return result

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
-import time
-from typing import Any, Callable
+from typing import Any
 
+from bench.common import median_ms
 from bot.engine.core import CHANCE
 from bot.engine.deathbydice import GAME
 from rendering.deathbydice import render, render_roster
@@ -37,25 +36,15 @@ def _view(players: int, options: dict[str, Any], seed: int, turns: int) -> dict[
     return g.view(None)
 
 
-def _median_ms(fn: Callable[[], Any], rounds: int) -> float:
-    fn()
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(times), 2)
-
-
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
     duel = _view(2, {}, 3, 4)
     six = _view(6, {"best_of": 1}, 5, 4)
     return {
-        "deathbydice board render ms (median)": _median_ms(lambda: render(duel), rounds),
+        "deathbydice board render ms (median)": median_ms(lambda: render(duel), rounds),
         "deathbydice board PNG KB": round(len(render(duel).png) / 1024, 1),
-        "deathbydice 6-board render ms (median)": _median_ms(lambda: render(six), rounds),
+        "deathbydice 6-board render ms (median)": median_ms(lambda: render(six), rounds),
         "deathbydice 6-board PNG KB": round(len(render(six).png) / 1024, 1),
-        "deathbydice roster render ms (median)": _median_ms(render_roster, rounds),
+        "deathbydice roster render ms (median)": median_ms(render_roster, rounds),
         "deathbydice roster PNG KB": round(len(render_roster().png) / 1024, 1),
     }
 

@@ -10,10 +10,9 @@ Run: `.venv/bin/python -m bench.render_diemen`.
 from __future__ import annotations
 
 import json
-import statistics
-import time
-from typing import Any, Callable
+from typing import Any
 
+from bench.common import median_ms
 from bot.engine.core import CHANCE
 from bot.engine.diemen import DieMen
 from rendering.diemen import render, render_odds
@@ -34,16 +33,6 @@ def _busy_view() -> dict[str, Any]:
     return g.view(None)
 
 
-def _median_ms(fn: Callable[[], Any], rounds: int) -> float:
-    fn()
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(times), 3)
-
-
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
     """Median milliseconds per picture (no assertions), and the PNG sizes."""
     view = _busy_view()
@@ -51,9 +40,9 @@ def bench(rounds: int = ROUNDS) -> dict[str, float]:
             "outcomes": {"clean": 33, "pair": 4, "neighbour": 8, "customer": 4, "miss": 39,
                          "off": 12}}
     return {
-        "diemen board render ms (median)": _median_ms(lambda: render(view), rounds),
+        "diemen board render ms (median)": median_ms(lambda: render(view), rounds),
         "diemen board PNG KB": round(len(render(view).png) / 1024, 2),
-        "diemen odds chart render ms (median)": _median_ms(
+        "diemen odds chart render ms (median)": median_ms(
             lambda: render_odds(odds, "P2:F2", seat=0), rounds),
         "diemen odds chart PNG KB": round(len(render_odds(odds, "P2:F2", seat=0).png) / 1024, 2),
     }

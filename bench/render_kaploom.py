@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
-import time
-from typing import Any, Callable
+from typing import Any
 
+from bench.common import median_ms
 from bot.engine.core import CHANCE
 from bot.engine.kaploom import GAME
 from rendering.kaploom import _action_board, render, render_roll
@@ -43,16 +42,6 @@ def _game(players: int, options: dict[str, Any], seed: int, round_: int, stage: 
     return g
 
 
-def _median_ms(fn: Callable[[], Any], rounds: int) -> float:
-    fn()
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(times), 2)
-
-
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
     duel = _game(2, {}, 7, 3, "power").view(None)
     secret = _game(2, {}, 7, 4, "assign").view(0)
@@ -65,7 +54,7 @@ def bench(rounds: int = ROUNDS) -> dict[str, float]:
                      ("roll", lambda: render_roll(secret)),
                      # drawn once per process, then cached: time the drawing itself
                      ("action board", lambda: _action_board.__wrapped__((), False))):
-        rows[f"kaploom {name} render ms (median)"] = _median_ms(fn, rounds)
+        rows[f"kaploom {name} render ms (median)"] = median_ms(fn, rounds)
         rows[f"kaploom {name} PNG KB"] = round(len(fn().png) / 1024, 1)
     return rows
 

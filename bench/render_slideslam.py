@@ -11,11 +11,10 @@ Run: `.venv/bin/python -m bench.render_slideslam`.
 from __future__ import annotations
 
 import json
-import statistics
-import time
 from pathlib import Path
 from typing import Any
 
+from bench.common import median_ms
 from bot.engine import records
 from bot.engine.records import Record
 from bot.engine.slideslam import GAME
@@ -39,20 +38,10 @@ def _views() -> dict[str, dict[str, Any]]:
             "placement preview": placing.view(0)}
 
 
-def _median_ms(view: dict[str, Any], rounds: int) -> float:
-    render(view)
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        render(view)
-        times.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(times), 3)
-
-
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
     """Median milliseconds per picture for each view, and the size of the busiest PNG."""
     views = _views()
-    result = {f"slideslam {name} render ms (median)": _median_ms(view, rounds)
+    result = {f"slideslam {name} render ms (median)": median_ms(lambda: render(view), rounds, 3)
               for name, view in views.items()}
     busiest = render(views["board, pending Super Slam"])
     result["slideslam board PNG KB"] = round(len(busiest.png) / 1024, 2)

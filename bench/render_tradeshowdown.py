@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
-import time
 from typing import Any
 
+from bench.common import median_ms
 from bot.engine.core import CHANCE
 from bot.engine.tradeshowdown import TradeShowdown
 from rendering.tradeshowdown import render, render_card
@@ -33,26 +32,16 @@ def _attack_view(players: int, seed: int = 4) -> dict[str, Any]:
     return g.view(None)
 
 
-def _median_ms(fn, arg, rounds: int) -> float:
-    fn(arg)
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn(arg)
-        times.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(times), 2)
-
-
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
     out: dict[str, float] = {}
     for n in (2, 4, 6):
         view = _attack_view(n)
         tag = "" if n == 2 else f", {n} fighters"     # two fighters: the headline figure
-        out[f"tradeshowdown board render ms (median{tag})"] = _median_ms(render, view, rounds)
+        out[f"tradeshowdown board render ms (median{tag})"] = median_ms(lambda: render(view), rounds)
         out[f"tradeshowdown board PNG KB{' (' + tag[2:] + ')' if tag else ''}"] = round(
             len(render(view).png) / 1024, 1)
     card = {"name": "Ace Accounting", "digits": "6035550142", "zip": "03038"}
-    out["tradeshowdown card render ms (median)"] = _median_ms(render_card, card, rounds)
+    out["tradeshowdown card render ms (median)"] = median_ms(lambda: render_card(card), rounds)
     out["tradeshowdown card PNG KB"] = round(len(render_card(card).png) / 1024, 1)
     return out
 

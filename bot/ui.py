@@ -153,20 +153,22 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"ms:(?P<gid>\d+):(?P<ver>p?\d+)"):
-    """Pick one move from a list: the option values are move notations."""
+                 template=r"ms:(?P<gid>\d+):(?P<ver>p?\d+)(?::(?P<tag>[a-z0-9]+))?"):
+    """Pick one move from a list: the option values are move notations. `tag` tells several
+    selects on one message apart (slides and slams, the squares of a placement...)."""
 
     def __init__(self, game_id: int, version: int | str,
                  options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose your move"):
-        self.game_id, self.version = game_id, version
+                 placeholder: str = "Choose your move", *, tag: str | None = None):
+        self.game_id, self.version, self.tag = game_id, version, tag
         options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"ms:{game_id}:{version}",
-                                           placeholder=placeholder[:150], options=options[:25]))
+        custom_id = f"ms:{game_id}:{version}" + (f":{tag}" if tag else "")
+        super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150],
+                                           options=options[:25]))
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), parse_version(match["ver"]))
+        return cls(int(match["gid"]), parse_version(match["ver"]), tag=match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():

@@ -36,7 +36,7 @@ from bot.engine.slideslam.data import (BEND_PHRASE, LETTERS, PREDICT_PHRASE,
 from bot.gamecog import GameCog, Panel, clip, mention
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
-from bot.ui import (MoveButton, TypeMoveButton, first_selected, game_cog, guarded, parse_version,
+from bot.ui import (MoveButton, MoveSelect, TypeMoveButton, first_selected, game_cog, guarded,
                     reply, report_error, selected, view_of)
 from rendering.slideslam import render
 
@@ -71,31 +71,6 @@ def _cog(interaction: discord.Interaction) -> "SlideSlamCog":
 
 
 # ---- components of this game (persistent: everything they need is in the custom_id) -----------
-
-class SlideSlamSelect(discord.ui.DynamicItem[discord.ui.Select],
-                      template=r"ssm:(?P<gid>\d+):(?P<ver>p?\d+):(?P<tag>[a-z0-9]+)"):
-    """A select whose option values are moves, like bot.ui.MoveSelect, with a tag so that one
-    message may hold several (slides, slams, the squares of a placement, take-backs)."""
-
-    def __init__(self, game_id: int, version: int | str, tag: str,
-                 options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose your move"):
-        self.game_id, self.version, self.tag = game_id, version, tag
-        options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"ssm:{game_id}:{version}:{tag}",
-                                           placeholder=placeholder[:150], options=options[:25]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), parse_version(match["ver"]), match["tag"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            move = first_selected(interaction, "Pick a move from the list.")
-            await _cog(interaction).on_move_component(interaction, self.game_id, self.version,
-                                                      move)
-        await guarded(interaction, work)
-
 
 class PlaceValueSelect(discord.ui.DynamicItem[discord.ui.Select],
                        template=r"ssv:(?P<gid>\d+):(?P<ver>p\d+)"):
@@ -211,7 +186,7 @@ class AwakenModal(discord.ui.Modal, title="Dice Awakening: Final Form!"):
         await report_error(interaction, error)
 
 
-ITEMS = (SlideSlamSelect, PlaceValueSelect, SlideDieSelect, BendButton, AwakenButton)
+ITEMS = (PlaceValueSelect, SlideDieSelect, BendButton, AwakenButton)
 
 
 # ---- the game's command group and the table's listener ---------------------------------------
@@ -421,7 +396,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                 rows_of = sorted({int(m.split()[1].split("=")[0][1:]) for m in part})
                 span = f"rows {rows_of[0]}–{rows_of[-1]}" if len(rows_of) > 1 else \
                     f"row {rows_of[0]}"
-                items.append(SlideSlamSelect(row.id, version, f"q{i}", [
+                items.append(MoveSelect(row.id, version, tag=f"q{i}", options=[
                     discord.SelectOption(label=f"{m.split()[1].split('=')[0]}", value=m)
                     for m in part], placeholder=f"Square for {name}"
                     + (f" ({span})" if len(parts) > 1 else "")))
@@ -432,7 +407,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                          "a die back.")
         takebacks = [m for m in legal if m.startswith("unplace ")]
         if takebacks:
-            items.append(SlideSlamSelect(row.id, version, "un", [
+            items.append(MoveSelect(row.id, version, tag="un", options=[
                 discord.SelectOption(label=self.move_label(game, seat, m)[:100], value=m)
                 for m in sorted(takebacks, key=lambda m: board.square_key(m.split()[1]))],
                 placeholder="Take a die back…"))
@@ -587,14 +562,14 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         if phase == "slide":
             slides = [m for m in legal if m.startswith("slide ")]
             if 0 < len(slides) <= SELECT_MAX:
-                items.append(SlideSlamSelect(row.id, ver, "sl", self._options(game, seat, slides),
+                items.append(MoveSelect(row.id, ver, tag="sl", options=self._options(game, seat, slides),
                                              placeholder=f"Player {seat + 1}: slide a die"))
             elif slides:
                 items.append(SlideDieSelect(row.id, ver, self._die_options(game, seat, slides)))
         elif phase == "slam":
             slams = [m for m in legal if m.startswith("slam ")]
             if slams:
-                items.append(SlideSlamSelect(row.id, ver, "sm", self._options(game, seat, slams),
+                items.append(MoveSelect(row.id, ver, tag="sm", options=self._options(game, seat, slams),
                                              placeholder=f"Player {seat + 1}: slam with…"))
             if "end" in legal:
                 items.append(MoveButton(row.id, ver, "end", "End turn (no slam)",
@@ -653,7 +628,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         d = _squares_of(game.view(None)["dice"]).get(square)
         name = _die_word(d) if d else square
         parts = _chunks(moves)[:4]
-        items = [SlideSlamSelect(row.id, version, f"d{i}", [
+        items = [MoveSelect(row.id, version, tag=f"d{i}", options=[
             discord.SelectOption(label=f"{m.split()[2]}", value=m) for m in part],
             placeholder=f"Slide {name} from {square} to…"
             + (f" ({i + 1}/{len(parts)})" if len(parts) > 1 else "")) for i, part in

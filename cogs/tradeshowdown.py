@@ -31,7 +31,7 @@ from bot.engine.tradeshowdown.dice import SIZES
 from bot.engine.tradeshowdown.game import SPECIAL_TITLES
 from bot.gamecog import GameCog, Panel, clip, mention, picture_file
 from bot.store import GameRow
-from bot.ui import (MoveButton, TypeMoveButton, first_selected, game_cog, guarded, parse_version,
+from bot.ui import (MoveButton, MoveSelect, TypeMoveButton, game_cog, guarded, parse_version,
                     reply, selected)
 from rendering.tradeshowdown import render, render_card
 
@@ -115,32 +115,7 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select],
         await guarded(interaction, work)
 
 
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"tsp:(?P<gid>\d+):(?P<ver>p?\d+):(?P<tag>[a-z]+)"):
-    """One move from a list (option values are moves); `tag` tells the selects on one message
-    apart (slash, snap, intimidate, combo, claw, set)."""
-
-    def __init__(self, game_id: int, version: int | str, tag: str,
-                 options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose"):
-        self.game_id, self.version, self.tag = game_id, version, tag
-        options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"tsp:{game_id}:{version}:{tag}",
-                                           placeholder=placeholder[:150], options=options[:25]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), parse_version(match["ver"]), match["tag"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            move = first_selected(interaction, "Pick one entry from the list.")
-            await _cog(interaction).on_move_component(interaction, self.game_id, self.version,
-                                                      move)
-        await guarded(interaction, work)
-
-
-DYNAMIC_ITEMS = (DiceSelect, PickSelect)
+DYNAMIC_ITEMS = (DiceSelect,)
 
 
 def _is_select(item: discord.ui.Item) -> bool:
@@ -373,7 +348,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                     for m in moves]
         options = [discord.SelectOption(label=self.move_label(game, seat, m)[:100], value=m)
                    for m in moves[:25]]
-        return [PickSelect(row.id, version, tag, options, placeholder)]
+        return [MoveSelect(row.id, version, options, placeholder, tag=tag)]
 
     async def on_dice_select(self, interaction: discord.Interaction, game_id: int,
                              version: int | str, values: list[str]) -> None:
@@ -421,11 +396,12 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
             snaps = [m for m in legal if "snapping-pencil" in m]
             groups: list[list[discord.ui.Item]] = [buttons]
             if snaps:
-                groups.append([PickSelect(
-                    row.id, version, "snap",
-                    [discord.SelectOption(label=f"Snapping Pencil: cripple their {m.split()[-1]}s",
-                                          value=m) for m in snaps],
-                    "Snapping Pencil: their dice of one value never count in sets")])
+                groups.append([MoveSelect(
+                    row.id, version, tag="snap", options=[
+                        discord.SelectOption(
+                            label=f"Snapping Pencil: cripple their {m.split()[-1]}s", value=m)
+                        for m in snaps],
+                    placeholder="Snapping Pencil: their dice of one value never count in sets")])
             controls: list[discord.ui.Item] = []
             if "hold" in legal:
                 controls.append(MoveButton(row.id, version, "hold", "Hold the combo",
@@ -456,9 +432,9 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
             options = [discord.SelectOption(label=f"Slash a {m.split()[1]}", value=m)
                        for m in legal if "#" not in m]
         left = p["slashes_left"]
-        groups: list[list[discord.ui.Item]] = [[PickSelect(
-            row.id, row.version, "slash", options,
-            f"Slash a digit up to {p['reach']} on {card['name']} ({left} left)")]]
+        groups: list[list[discord.ui.Item]] = [[MoveSelect(
+            row.id, row.version, options, tag="slash", placeholder=(
+                f"Slash a digit up to {p['reach']} on {card['name']} ({left} left)"))]]
         best = game.timeout_move(seat)
         buttons: list[discord.ui.Item] = []
         if best:

@@ -235,7 +235,7 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     await fake.invoke(fake.select(panel, value_select["custom_id"], ["4"], user=world.alice))
     panel = panel_of(fake, world.alice)
     assert "Now placing **die C (4)**" in panel.content
-    [squares] = [c for c in components(panel, "ssm:") if c["custom_id"].endswith(":q0")]
+    [squares] = [c for c in components(panel, "ms:") if c["custom_id"].endswith(":q0")]
     assert len(squares["options"]) == 24 and squares["options"][0]["value"] == "place a1=4"
     await fake.invoke(fake.select(panel, squares["custom_id"], ["place c4=4"], user=world.alice))
     panel = panel_of(fake, world.alice)
@@ -410,16 +410,16 @@ async def test_turn_by_buttons_die_picker_then_slam_select(fake, world):
     new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.alice))
     assert "Slide **C (4)** from c4" in error(new).content
     dests = last_ephemeral(fake, row, world.alice, "Slide **C (4)**")
-    offered = [o["value"] for c in components(dests, "ssm:") for o in c["options"]]
+    offered = [o["value"] for c in components(dests, "ms:") for o in c["options"]]
     assert "slide c4 c5" in offered and "slide c4 c8" not in offered
     assert len(offered) == len([m for m in (await game_of(fake, row))[1].legal(0)
                                 if m.startswith("slide c4 ")])
     await fake.invoke(choose(fake, dests, "slide c4 c5", world.alice))
     assert "Player 1 slides die C from c4 to c5 (1 step)." in thread_text(fake, row)
-    assert components(last_ephemeral(fake, row, world.alice, "Slide **C (4)**"), "ssm:") == []
+    assert components(last_ephemeral(fake, row, world.alice, "Slide **C (4)**"), "ms:") == []
     # the slam select names what each slam would hit; End turn is a button
     turn = await turn_message(fake, row)
-    [slams] = components(turn, "ssm:")
+    [slams] = components(turn, "ms:")
     by_move = {o["value"]: o["label"] for o in slams["options"]}
     assert by_move["slam c5"] == "Slam with C (4) at c5: hits W (4), X (3), V (5)"
     assert "Now you're going to say" in by_move["slam c5 predict"]
@@ -880,7 +880,7 @@ async def test_big_board_splits_the_squares_and_board_command(fake, world):
     [vs] = components(panel, "ssv:")
     assert [o["label"] for o in vs["options"]] == [
         "Die A — health 6 (×2)", "Die C — health 5 (×2)", "Die E — health 1 (×2)"]
-    selects = [c for c in components(panel, "ssm:") if ":q" in c["custom_id"]]
+    selects = [c for c in components(panel, "ms:") if ":q" in c["custom_id"]]
     assert [len(c["options"]) for c in selects] == [25, 20]        # 45 squares, 25 at most
     assert "rows 1–3" in selects[0]["placeholder"] and "rows 3–5" in selects[1]["placeholder"]
     await fake.invoke(choose(fake, panel, "place i5=6", world.alice))

@@ -26,7 +26,7 @@ def challenge_buttons(msg):
 
 
 def ours(cid: str) -> bool:
-    return cid.startswith(("mv:", "tsd:", "tsp:", "tm:"))
+    return cid.startswith(("mv:", "tsd:", "ms:", "tm:"))
 
 
 def panel_of(fake, user):
@@ -68,7 +68,7 @@ def thread_text(fake, row) -> str:
 def turn_message(fake, row):
     """The newest thread message with move components (the attacker's turn message)."""
     for msg in reversed(fake.messages_in(row.thread_id)):
-        if any(c.startswith(("mv:", "tsp:")) for c in msg.custom_ids):
+        if any(c.startswith(("mv:", "ms:")) for c in msg.custom_ids):
             return msg
     raise AssertionError("no turn message in the thread")
 
@@ -220,7 +220,7 @@ async def act_once(fake, row, game_state, users, seen: set[str]) -> None:
                 seen.add(verb)
                 await fake.invoke(fake.click(panel, cids[0], user=user))
                 return
-            sel = [c for c in panel.custom_ids if c.startswith("tsp:") and c.endswith(verb)]
+            sel = [c for c in panel.custom_ids if c.startswith("ms:") and c.endswith(verb)]
             if sel:
                 seen.add(verb)
                 opts = [o["value"] for o in component(panel, sel[0])["options"]]
@@ -235,7 +235,7 @@ async def act_once(fake, row, game_state, users, seen: set[str]) -> None:
     if p["stage"] == "slash":
         if "slash-select" not in seen:
             seen.add("slash-select")
-            sel = component(msg, "tsp:")
+            sel = component(msg, "ms:")
             await fake.invoke(fake.select(msg, sel["custom_id"], [sel["options"][0]["value"]],
                                           user=user))
         elif any("best-first" in x for x in labels(msg)):
@@ -426,7 +426,7 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
 
     # Bob's attack, in the thread: a select of eligible digits and the best buttons.
     msg = turn_message(fake, row)
-    sel = component(msg, "tsp:")
+    sel = component(msg, "ms:")
     assert [o["label"] for o in sel["options"]] == ["Digit 5: 0", "Digit 6: 1"]
     assert "Best slash: 1" in labels(msg) and "All 3 best-first: 1 1 0" in labels(msg)
     best = button(msg, label="Best slash")
@@ -440,7 +440,7 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
         ephemeral_texts(new)
     await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
     msg = turn_message(fake, row)
-    sel = component(msg, "tsp:")
+    sel = component(msg, "ms:")
     assert sel["options"][0]["label"] == "Digit 5: 0 — X it out"
     await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob, channel=thread,
@@ -456,7 +456,7 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
     assert {"Number Cruncher", "Collating Claw", "Hot Coffee Spout", "Hold the combo"} <= set(
         labels(msg))
     assert "five combo dice" in msg.content
-    sel = component(msg, "tsp:")
+    sel = component(msg, "ms:")
     assert len(sel["options"]) == 10
     await fake.invoke(fake.select(msg, sel["custom_id"], ["special snapping-pencil 3"],
                                   user=world.alice))
