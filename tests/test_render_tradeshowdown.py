@@ -336,7 +336,7 @@ def test_render_card_shows_a_registered_card():
                        "(10 digits). Zip 03038.")
     assert 300 < img.width < 800 and 100 < img.height < 300
     assert red_pixels(img) == 0                              # no slashes on a fresh card
-    assert img.getpixel((img.width // 2, img.height // 2)) == (255, 255, 255)  # a white card
+    assert min(img.getpixel((img.width // 2, img.height // 2))) >= 253  # a white card
 
 
 def test_render_card_long_digits_and_a_light_name_colour():

@@ -187,8 +187,9 @@ def test_a_many_coloured_picture_is_quantised_and_stays_readable():
         draw_die(draw, (20 + i * 90, 80, 84 + i * 90, 144), "MEXATW_"[i], **colours.kwargs())
     assert len(img.getcolors(1 << 16)) > 256
     out = decode(to_png(img, "dice", "dice.png"))
-    # Flat areas keep their exact colour: the middle-left of the red die's body.
-    assert out.getpixel((28, 112)) == DIE_COLOURS["red"].fill
+    # Flat areas keep their colour within 2 levels (fast octree): the red die's body.
+    got = out.getpixel((28, 112))
+    assert max(abs(a - b) for a, b in zip(got, DIE_COLOURS["red"].fill)) <= 2
     assert Image.open(io.BytesIO(to_png(img, "dice", "dice.png").png)).mode == "P"
 
 
