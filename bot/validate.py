@@ -31,6 +31,20 @@ def _chars(node: dict[str, Any]) -> int:
     return total
 
 
+def _check_named(where: str, node: dict[str, Any], seen: set[str], what: str,
+                 problems: list[str]) -> None:
+    """The rules a command and an option share: a unique, well-formed name and a description."""
+    name = node.get("name", "")
+    if name in seen:
+        problems.append(f"{where}: duplicate {what} name")
+    seen.add(name)
+    if not _name_ok(name):
+        problems.append(f"{where}: name must be 1-32 lowercase letters, digits, - or _")
+    desc = node.get("description", "")
+    if not 1 <= len(desc) <= 100:
+        problems.append(f"{where}: description must be 1-100 characters ({len(desc)})")
+
+
 def _check_options(path: str, options: list[dict[str, Any]], problems: list[str],
                    depth: int) -> None:
     if len(options) > MAX_OPTIONS:
@@ -39,18 +53,10 @@ def _check_options(path: str, options: list[dict[str, Any]], problems: list[str]
     if len(kinds) > 1:
         problems.append(f"{path}: subcommands mixed with plain options")
     seen_optional = False
-    names = set()
+    names: set[str] = set()
     for opt in options:
-        name = opt.get("name", "")
-        where = f"{path} {name}"
-        if name in names:
-            problems.append(f"{where}: duplicate option name")
-        names.add(name)
-        if not _name_ok(name):
-            problems.append(f"{where}: name must be 1-32 lowercase letters, digits, - or _")
-        desc = opt.get("description", "")
-        if not 1 <= len(desc) <= 100:
-            problems.append(f"{where}: description must be 1-100 characters ({len(desc)})")
+        where = f"{path} {opt.get('name', '')}"
+        _check_named(where, opt, names, "option", problems)
         choices = opt.get("choices") or []
         if len(choices) > MAX_CHOICES:
             problems.append(f"{where}: {len(choices)} choices (at most {MAX_CHOICES})")
@@ -75,18 +81,10 @@ def validate(commands: list[dict[str, Any]]) -> list[str]:
     slash = [c for c in commands if c.get("type", CHAT_INPUT) == CHAT_INPUT]
     if len(slash) > MAX_TOP_LEVEL:
         problems.append(f"{len(slash)} top-level slash commands (at most {MAX_TOP_LEVEL})")
-    names = set()
+    names: set[str] = set()
     for cmd in slash:
-        name = cmd.get("name", "")
-        path = f"/{name}"
-        if name in names:
-            problems.append(f"{path}: duplicate command name")
-        names.add(name)
-        if not _name_ok(name):
-            problems.append(f"{path}: name must be 1-32 lowercase letters, digits, - or _")
-        desc = cmd.get("description", "")
-        if not 1 <= len(desc) <= 100:
-            problems.append(f"{path}: description must be 1-100 characters ({len(desc)})")
+        path = f"/{cmd.get('name', '')}"
+        _check_named(path, cmd, names, "command", problems)
         _check_options(path, cmd.get("options") or [], problems, 0)
         chars = _chars(cmd)
         if chars > MAX_COMMAND_CHARS:

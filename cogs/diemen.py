@@ -573,26 +573,15 @@ class DieMenCog(GameCog, group_name="diemen",
 
     @flick.autocomplete("target")
     async def flick_target_autocomplete(self, interaction: discord.Interaction, current: str):
-        found = await self.legal_for(interaction)
-        if found is None:
-            return []
-        game, seat, _ = found
-        if game.view(None)["active"] != seat or game.view(None)["phase"] not in ("move",
-                                                                                 "flick"):
-            return []
-        out = []
-        for lab in game.aim_targets():
-            value = "middle" if lab == "middle" else _bare(lab)
-            if current.strip() and current.strip().lower() not in value.lower():
-                continue
-            o = game.odds(lab)
-            out.append(app_commands.Choice(
-                name=f"{value} — {_knock_chance(o, False)}% to knock something "
-                     f"({_short_odds(o)})"[:100], value=value))
-        return out[:25]
+        return await self._flick_choices(interaction, current, called=False)
 
     @flick.autocomplete("called")
     async def flick_called_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await self._flick_choices(interaction, current, called=True)
+
+    async def _flick_choices(self, interaction: discord.Interaction, current: str,
+                             called: bool) -> list[app_commands.Choice[str]]:
+        """Aim or Called Shot targets for the active flicker, each with its odds."""
         found = await self.legal_for(interaction)
         if found is None:
             return []
@@ -601,14 +590,15 @@ class DieMenCog(GameCog, group_name="diemen",
                                                                                  "flick"):
             return []
         out = []
-        for lab in game.call_targets():
-            value = _bare(lab)
-            if current.strip() and current.strip().upper() not in value:
+        for lab in (game.call_targets() if called else game.aim_targets()):
+            value = "middle" if lab == "middle" else _bare(lab)
+            if current.strip() and current.strip().lower() not in value.lower():
                 continue
-            o = game.odds(lab, True)
+            o = game.odds(lab, True) if called else game.odds(lab)
+            what = "to hit it if simulated" if called else "to knock something"
             out.append(app_commands.Choice(
-                name=f"{value} — {_knock_chance(o, True)}% to hit it if simulated "
-                     f"({_short_odds(o)})"[:100], value=value))
+                name=f"{value} — {_knock_chance(o, called)}% {what} ({_short_odds(o)})"[:100],
+                value=value))
         return out[:25]
 
     @app_commands.command(name="report",

@@ -117,6 +117,19 @@ class DiceSelect(discord.ui.DynamicItem[discord.ui.Select],
 
 DYNAMIC_ITEMS = (DiceSelect,)
 
+# The game options both `challenge` and `open` take (same words in both commands' help).
+OPTION_HELP = dict(
+    fair_length="Digits every card fights with (default 10)",
+    dice="Each player's ten dice, e.g. 2xd4,2xd6,2xd8,4xd10 (the default)",
+    round_limit="Judges' decision after this round (default 30)",
+    choose_seconds="Seconds to choose dice each round (default 120)",
+    window_seconds="Seconds for the secret window after the roll (default 60)",
+    multiple_attacks="Every set is its own attack (default on)",
+    intimidate="Slash your own digits to widen a set (default on)",
+    tag_team="Each player fights with two cards (default on)",
+    combos="Zip-code combos and special attacks (default on)",
+)
+
 
 def _is_select(item: discord.ui.Item) -> bool:
     return isinstance(getattr(item, "item", item), discord.ui.Select)
@@ -507,17 +520,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                 "starts.", ephemeral=True)
 
     @app_commands.command(name="challenge", description="Challenge someone to a TradeShowdown")
-    @app_commands.describe(
-        opponent="Who you challenge",
-        fair_length="Digits every card fights with (default 10)",
-        dice="Each player's ten dice, e.g. 2xd4,2xd6,2xd8,4xd10 (the default)",
-        round_limit="Judges' decision after this round (default 30)",
-        choose_seconds="Seconds to choose dice each round (default 120)",
-        window_seconds="Seconds for the secret window after the roll (default 60)",
-        multiple_attacks="Every set is its own attack (default on)",
-        intimidate="Slash your own digits to widen a set (default on)",
-        tag_team="Each player fights with two cards (default on)",
-        combos="Zip-code combos and special attacks (default on)")
+    @app_commands.describe(opponent="Who you challenge", **OPTION_HELP)
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
                         fair_length: app_commands.Range[int, 6, 40] | None = None,
                         dice: app_commands.Range[str, 2, 100] | None = None,
@@ -535,16 +538,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         await self._tip(interaction)
 
     @app_commands.command(name="open", description="Open a TradeShowdown table for 2-6 players")
-    @app_commands.describe(
-        fair_length="Digits every card fights with (default 10)",
-        dice="Each player's ten dice, e.g. 2xd4,2xd6,2xd8,4xd10 (the default)",
-        round_limit="Judges' decision after this round (default 30)",
-        choose_seconds="Seconds to choose dice each round (default 120)",
-        window_seconds="Seconds for the secret window after the roll (default 60)",
-        multiple_attacks="Every set is its own attack (default on)",
-        intimidate="Slash your own digits to widen a set (default on)",
-        tag_team="Each player fights with two cards (default on)",
-        combos="Zip-code combos and special attacks (default on)")
+    @app_commands.describe(**OPTION_HELP)
     async def open_table(self, interaction: discord.Interaction,
                          fair_length: app_commands.Range[int, 6, 40] | None = None,
                          dice: app_commands.Range[str, 2, 100] | None = None,
