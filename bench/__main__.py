@@ -81,8 +81,8 @@ async def store_rates(commits: int = 1000, open_games: int = 1000) -> dict[str, 
             await store.commit_move(gid, v, [Entry(0, "bench")], state)
         rate = commits / (time.perf_counter() - start)
         for i in range(open_games):
-            await store.create_game("slideslam", 1, 2, 3, [10 + i, 20 + i], {}, "seed", state)
-            await store.set_deadline(i + 2, time.time() + 3600, "turn")
+            await store.create_game("slideslam", 1, 2, 3, [10 + i, 20 + i], {}, "seed", state,
+                                    deadline=time.time() + 3600, deadline_kind="turn")
         await store.close()
 
         async def never(_):

@@ -231,11 +231,8 @@ class GameCog(commands.GroupCog):
             if row is None or row.kind != self.KIND:
                 raise RuleError(f"There is no {self.engine.TITLE} game #{game_id}.")
         else:
-            here = [r for r in await store.games_in_guild(interaction.guild_id, limit=200)
-                    if r.kind == self.KIND and r.where == interaction.channel_id]
-            if here:
-                row = here[0]
-            else:
+            row = await store.active_game_in(interaction.channel_id, self.KIND)
+            if row is None:
                 mine = [r for r in await store.games_of_user(interaction.user.id)
                         if r.kind == self.KIND]
                 if not mine:

@@ -254,15 +254,19 @@ class Store:
     async def create_game(self, kind: str, guild_id: int | None, channel_id: int | None,
                           thread_id: int | None, players: list[int], options: dict[str, Any],
                           seed: str, state: dict[str, Any],
-                          entries: list[Entry] = (), extra: dict[str, Any] | None = None) -> int:
-        now = time.time()
+                          entries: list[Entry] = (), extra: dict[str, Any] | None = None,
+                          deadline: float | None = None, deadline_kind: str | None = None,
+                          now: float | None = None) -> int:
+        """A new game with its first entries and its first deadline, in one transaction."""
+        now = time.time() if now is None else now
         async with self.transaction():
             cur = await self._exec(
                 "INSERT INTO games (kind, guild_id, channel_id, thread_id, players, options, seed,"
-                " state, version, extra, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " state, version, extra, deadline, deadline_kind, timer_start, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (kind, guild_id, channel_id, thread_id, json.dumps(players), json.dumps(options),
-                 seed, json.dumps(state), len(entries), json.dumps(extra or {}), now, now))
+                 seed, json.dumps(state), len(entries), json.dumps(extra or {}), deadline,
+                 deadline_kind, now if deadline is not None else None, now, now))
             gid = cur.lastrowid
             await self._append(gid, 0, entries, now)
         return gid
@@ -349,6 +353,13 @@ class Store:
         rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id IS ? AND "
                                "status=? ORDER BY id DESC LIMIT ?", (guild_id, status, limit))
         return [_game(r) for r in rows]
+
+    async def active_game_in(self, channel_id: int, kind: str) -> GameRow | None:
+        """The running game of `kind` played in this channel or thread."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status='active' AND kind=? AND"
+            " COALESCE(thread_id, channel_id)=? ORDER BY id DESC LIMIT 1", (kind, channel_id))
+        return _game(row) if row else None
 
     async def games_of_user(self, user_id: int, status: str = "active",
                             limit: int = 25) -> list[GameRow]:

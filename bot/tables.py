@@ -121,9 +121,8 @@ class Tables:
                       seed, {}, 0, "active", None, None, False, dict(extra or {}), 0.0, 0.0)
         entries, events, deadline, deadline_kind = self._advance(row, game, [])
         gid = await self.store.create_game(kind, guild_id, channel_id, thread_id, players,
-                                           game.options, seed, game.to_json(), entries, extra)
-        if deadline is not None:
-            await self.store.set_deadline(gid, deadline, deadline_kind, now=self.clock())
+                                           game.options, seed, game.to_json(), entries, extra,
+                                           deadline, deadline_kind, now=self.clock())
         row = await self.store.get_game(gid)
         played = Played(row, game, entries, events, "start")
         self._arm(row)
