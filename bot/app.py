@@ -5,12 +5,14 @@ import hashlib
 import importlib.util
 import json
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from .config import Settings
+from .lobby import Lobby
 from .engine import KINDS
 from .store import Store
 from .tables import Tables
@@ -37,6 +39,9 @@ def intents(read_messages: bool = False) -> discord.Intents:
 class RefereeBot(commands.Bot):
     store: Store
     tables: Tables
+    lobby: Lobby
+    # The loaded game cogs by game kind: components and the lobby find a game's cog here.
+    game_cogs: dict[str, Any]
 
     def __init__(self, settings: Settings, *, read_messages: bool = False,
                  sync_commands: bool = True, extra_extensions: tuple[str, ...] = ()):
@@ -47,11 +52,13 @@ class RefereeBot(commands.Bot):
         self.read_messages = read_messages
         self.sync_on_start = sync_commands
         self.extra_extensions = extra_extensions
+        self.game_cogs = {}
 
     async def prepare(self) -> None:
         """Everything short of Discord: the store, the table, the cogs and their buttons."""
         self.store = await Store.open(self.settings.database_path)
         self.tables = Tables(self.store, turn_timer=self.settings.turn_timer)
+        self.lobby = Lobby(self)
         from . import ui  # registers the persistent (dynamic) buttons
         self.add_dynamic_items(*ui.DYNAMIC_ITEMS)
         self.tree.on_error = ui.on_tree_error

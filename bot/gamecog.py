@@ -25,7 +25,8 @@ from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError
 from .store import GameRow
 from .tables import Played
-from .ui import (MoveButton, MoveSelect, PanelButton, TypeMoveButton, VoteButton, reply, view_of)
+from .ui import (ComponentCall, MoveButton, MoveModal, MoveSelect, PanelButton, TypeMoveButton,
+                 VoteButton, reply, view_of)
 
 log = logging.getLogger(__name__)
 
@@ -92,29 +93,34 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def on_component(tag: str):
+    """Marks a GameCog method as the handler of its game's components tagged `tag`
+    (`async def handler(self, interaction, call: ComponentCall)`)."""
+    def mark(fn):
+        fn.__component_tag__ = tag
+        return fn
+    return mark
+
+
 class GameCog(commands.GroupCog):
     """Base of a game's cog; also the table's listener for that game kind."""
 
     KIND: ClassVar[str] = ""
-    # Engine phases (view(None)["phase"]) whose moves are secret: made in the panel, never
-    # offered in the thread.
-    SECRET_PHASES: ClassVar[frozenset[str]] = frozenset()
     VOTE_SECONDS: ClassVar[int] = 60
+    # What the "Type a move" form shows as its example, in this game's notation.
+    MOVE_EXAMPLE: ClassVar[str] = ""
+    # Component tags the base handles; a game adds its own with @on_component("tag").
+    BUILTIN_TAGS: ClassVar[frozenset[str]] = frozenset({"mv", "ms", "tm", "pn", "vt"})
 
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.engine: type[Game] = load(self.KIND)
         super().__init__()
 
-    # The game's own persistent components (DynamicItem classes), registered with the cog.
-    DYNAMIC_ITEMS: ClassVar[tuple[type[discord.ui.DynamicItem], ...]] = ()
-
     async def cog_load(self) -> None:
         self.bot.tables.listeners[self.KIND] = self
-        if not hasattr(self.bot, "game_cogs"):
-            self.bot.game_cogs = {}
         self.bot.game_cogs[self.KIND] = self
-        if self.DYNAMIC_ITEMS:
+        if self.DYNAMIC_ITEMS:  # TODO(#10): goes once every game uses GameItem tags
             self.bot.add_dynamic_items(*self.DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
@@ -123,6 +129,39 @@ class GameCog(commands.GroupCog):
         if self.DYNAMIC_ITEMS:
             self.bot.remove_dynamic_items(*self.DYNAMIC_ITEMS)
 
+    DYNAMIC_ITEMS: ClassVar[tuple[type[discord.ui.DynamicItem], ...]] = ()
+
+    def component_handlers(self) -> dict[str, Any]:
+        """This game's own component tags and their handlers (bound methods)."""
+        handlers = {}
+        for klass in reversed(type(self).__mro__):
+            for attr, fn in vars(klass).items():
+                tag = getattr(fn, "__component_tag__", None)
+                if tag is not None:
+                    handlers[tag] = getattr(self, attr)
+        return handlers
+
+    async def on_component(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        """Every pressed button and made selection of this game, from bot.ui.GameItem."""
+        if call.tag == "mv":
+            await self.on_move_component(interaction, call.game_id, call.version, call.arg)
+        elif call.tag == "ms":
+            await self.on_move_component(interaction, call.game_id, call.version, call.value)
+        elif call.tag == "tm":
+            await interaction.response.send_modal(
+                MoveModal(self, call.game_id, self.MOVE_EXAMPLE))
+        elif call.tag == "pn":
+            await self.open_panel(interaction, call.game_id)
+        elif call.tag == "vt" and call.arg.count(":") == 1:
+            topic, choice = call.arg.split(":")
+            await self.on_vote(interaction, call.game_id, topic, choice)
+        else:
+            handler = self.component_handlers().get(call.tag)
+            if handler is None:
+                raise RuleError("That button is not one I know any more; use the newest "
+                                "message in the game thread.")
+            await handler(interaction, call)
+
     # ---- hooks a game cog may refine ------------------------------------------------------------
     async def prepare_options(self, options: dict[str, Any], players: list[int]) -> dict[str, Any]:
         """Last word on the options when the game starts, once the seats are known (the
@@ -130,11 +169,8 @@ class GameCog(commands.GroupCog):
         return options
 
     def is_secret(self, game: Game, seat: int) -> bool:
-        """Is `seat`'s next move a secret one (made in the panel)?"""
-        humans = [a for a in game.actors() if a != CHANCE]
-        view = game.view(None)
-        phase = view.get("phase", view.get("stage"))
-        return phase in self.SECRET_PHASES or len(humans) > 1
+        """Is `seat`'s next move a secret one (made in the panel)? The engine says."""
+        return game.is_secret(seat)
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         """The board image for `seat`'s view (None: public), or None for text only."""
@@ -151,7 +187,7 @@ class GameCog(commands.GroupCog):
             return None
 
     def move_label(self, game: Game, seat: int, move: str) -> str:
-        return move
+        return game.describe(move, seat).label
 
     def turn_items(self, row: GameRow, game: Game, seat: int) -> list[discord.ui.Item]:
         """Components under the public turn message for a seat whose move is public."""

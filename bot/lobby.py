@@ -16,6 +16,7 @@ import discord
 
 from .engine import load
 from .engine.core import RuleError
+from .names import plain_name, safe_name
 from .ui import ChallengeButton, view_of
 
 log = logging.getLogger(__name__)
@@ -167,7 +168,8 @@ class Lobby:
         title = load(ch["kind"]).TITLE
         channel = self.bot.get_channel(ch["channel_id"]) or await self.bot.fetch_channel(
             ch["channel_id"])
-        names = " vs ".join([await self._name(interaction, u) for u in ch["joined"]])
+        seat_names = [safe_name(await self._name(interaction, u)) for u in ch["joined"]]
+        names = " vs ".join(plain_name(n) for n in seat_names)
         try:
             thread = await channel.create_thread(
                 name=f"{title}: {names}"[:100], type=discord.ChannelType.public_thread,
@@ -183,7 +185,7 @@ class Lobby:
                 options = await cog.prepare_options(dict(options), list(ch["joined"]))
             played = await self.bot.tables.create(
                 ch["kind"], ch["joined"], options, guild_id=ch["guild_id"],
-                channel_id=ch["channel_id"], thread_id=thread.id)
+                channel_id=ch["channel_id"], thread_id=thread.id, names=seat_names)
         except Exception:
             await self.store.update_challenge(ch["id"], status="open")
             raise

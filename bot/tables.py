@@ -113,9 +113,9 @@ class Tables:
     async def create(self, kind: str, players: list[int], options: dict[str, Any] | None = None,
                      *, guild_id: int | None = None, channel_id: int | None = None,
                      thread_id: int | None = None, extra: dict[str, Any] | None = None,
-                     publish: bool = True) -> Played:
+                     publish: bool = True, names: list[str] | None = None) -> Played:
         cls = load(kind)
-        game = cls.new(len(players), options)
+        game = cls.new(len(players), options, names=names)
         seed = secrets.token_hex(16)
         row = GameRow(0, kind, guild_id, channel_id, thread_id, list(players), game.options,
                       seed, {}, 0, "active", None, None, False, dict(extra or {}), 0.0, 0.0)
@@ -152,10 +152,9 @@ class Tables:
                     raise NotAPlayer("You are not playing in this game.")
             await self._check_version(row, actor, version)
             waiting = set(game.actors())
-            if move == "resign" and actor != CHANCE:
-                events = game.resign(actor)
-            else:
-                events = game.apply(actor, move)
+            if move.startswith("timeout"):
+                raise IllegalMoveError("Only the referee's clock can run out a player's time.")
+            events = game.table_move(actor, move)
             first = [Entry(actor, move, [e.to_json() for e in events])]
             played = await self._commit(row, game, first, events, cause, waiting)
             played.by = by
@@ -323,18 +322,25 @@ class Tables:
                 cause = "vote"
             else:
                 entries, events, cause = [], [], "timeout"
-                for seat in [a for a in game.actors() if a != CHANCE]:
+                idle = [a for a in game.actors() if a != CHANCE]
+                if len(idle) == game.players and not any(game.timeout_move(s) for s in idle):
+                    # Everyone at the table let their time run out: nobody beat anybody.
+                    move = "timeout " + " ".join(f"@{s + 1}" for s in idle)
+                    events = game.table_move(idle[0], move)
+                    entries.append(Entry(idle[0], move, [e.to_json() for e in events]))
+                    idle = []
+                for seat in idle:
                     if seat not in game.actors():
                         continue  # an earlier timeout move already settled this seat
-                    move = game.timeout_move(seat)
+                    move = game.timeout_move(seat) or "timeout"
                     try:
-                        new = game.apply(seat, move) if move else game.resign(seat)
+                        new = game.table_move(seat, move)
                     except RuleError:
                         # not the move itself: it may be a secret choice
                         log.exception("timeout move of seat %s in game %s refused", seat,
                                       game_id)
-                        move, new = "resign", game.resign(seat)
-                    entries.append(Entry(seat, move or "resign", [e.to_json() for e in new]))
+                        move, new = "timeout", game.table_move(seat, "timeout")
+                    entries.append(Entry(seat, move, [e.to_json() for e in new]))
                     events.extend(new)
                     if game.outcome() is not None:
                         break

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 import discord
@@ -98,15 +99,10 @@ async def _game_cog(interaction: discord.Interaction, game_id: int) -> Any:
 def game_cog(interaction: discord.Interaction, kind: str, name: str = "That game") -> Any:
     """The loaded cog of the game `kind`; `name` says which game in the refusal when it is not
     loaded."""
-    cog = getattr(interaction.client, "game_cogs", {}).get(kind)
+    cog = interaction.client.game_cogs.get(kind)  # type: ignore[attr-defined]
     if cog is None:
         raise RuleError(f"{name} is not available right now; try again later.")
     return cog
-
-
-def parse_version(text: str) -> int | str:
-    """A custom_id's version: `p<n>` (a secret panel's) stays a string, else the game's int."""
-    return text if text.startswith("p") else int(text)
 
 
 def selected(interaction: discord.Interaction) -> list[str]:
@@ -122,89 +118,152 @@ def first_selected(interaction: discord.Interaction, refusal: str) -> str:
     return values[0]
 
 
-def move_id(game_id: int, version: int | str, move: str) -> str:
-    cid = f"mv:{game_id}:{version}:{move}"
-    if len(cid) > CUSTOM_ID_MAX:
-        raise ValueError(f"move too long for a button: {move!r}")
+# --- one persistent component family for every game ----------------------------------------------
+
+# `g:<game>:<version>:<tag>[:<arg>]`. The game id is capped at 18 digits (it always fits a
+# 64-bit row id), the version is the game's (`5`), a secret panel's (`p3`) or none (`-`), the
+# tag names what the component does, and the arg carries its detail (a move, a vote).
+GAME_ID = re.compile(r"g:(?P<gid>[0-9]{1,18}):(?P<ver>p?[0-9]{1,9}|-):(?P<tag>[a-z][a-z0-9]{0,11})"
+                     r"(?::(?P<arg>[^\n]{0,80}))?")
+# Ids sent by earlier versions of the bot (mv, ms, tm, pn, vt), still answered after an update.
+LEGACY_ID = re.compile(r"(?P<tag>mv|ms|tm|pn|vt):(?P<gid>[0-9]{1,18})"
+                       r"(?::(?P<ver>p?[0-9]{1,9}))?(?::(?P<arg>[^\n]{0,80}))?")
+
+
+@dataclass(frozen=True)
+class ComponentCall:
+    """A pressed button or a made selection, as the game's cog receives it."""
+
+    game_id: int
+    version: int | str | None
+    tag: str
+    arg: str = ""
+    values: tuple[str, ...] = ()
+
+    @property
+    def value(self) -> str:
+        """The single value picked; RuleError when nothing was picked."""
+        if not self.values:
+            raise RuleError("Pick one entry from the list.")
+        return self.values[0]
+
+
+def component_id(game_id: int, version: int | str | None, tag: str, arg: str = "") -> str:
+    cid = f"g:{game_id}:{'-' if version is None else version}:{tag}" + (f":{arg}" if arg else "")
+    if len(cid) > CUSTOM_ID_MAX or not GAME_ID.fullmatch(cid):
+        raise ValueError(f"not a component id: {cid!r}")
     return cid
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"mv:(?P<gid>\d+):(?P<ver>p?\d+):(?P<move>.+)"):
-    """A move in one click: `mv:<game>:<version>:<move notation>` (version `p<n>` on a
-    secret panel: see Tables._check_version)."""
+def parse_version(text: str | None) -> int | str | None:
+    """A custom_id's version: `p<n>` (a secret panel's) stays a string, `-` is none, else the
+    game's int."""
+    if text is None or text == "-":
+        return None
+    return text if text.startswith("p") else int(text)
 
-    def __init__(self, game_id: int, version: int | str, move: str, label: str | None = None,
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 emoji: str | None = None):
-        self.game_id, self.version, self.move = game_id, version, move
-        super().__init__(discord.ui.Button(label=(label or move)[:80], style=style, emoji=emoji,
-                                           custom_id=move_id(game_id, version, move)))
+
+class GameItem(discord.ui.DynamicItem[discord.ui.Item], template=GAME_ID):
+    """Every game component: a button or a select whose custom_id says which game, which
+    moment (version) and what it does (tag, arg). The callback only parses and hands the call
+    to the game's cog (`GameCog.on_component`), which decides with the table."""
+
+    def __init__(self, item: discord.ui.Item, call: ComponentCall):
+        self.call = call
+        super().__init__(item)
+
+    @classmethod
+    def button(cls, game_id: int, version: int | str | None, tag: str, arg: str = "", *,
+               label: str, style: discord.ButtonStyle = discord.ButtonStyle.primary,
+               emoji: str | None = None, disabled: bool = False,
+               row: int | None = None) -> "GameItem":
+        button = discord.ui.Button(label=label[:80], style=style, emoji=emoji, disabled=disabled,
+                                   custom_id=component_id(game_id, version, tag, arg), row=row)
+        return cls(button, ComponentCall(game_id, version, tag, arg))
+
+    @classmethod
+    def select(cls, game_id: int, version: int | str | None, tag: str,
+               options: list[discord.SelectOption], *, placeholder: str = "Choose",
+               arg: str = "", min_values: int = 1, max_values: int = 1,
+               row: int | None = None) -> "GameItem":
+        options = options[:25] or [discord.SelectOption(label="-", value="-")]
+        select = discord.ui.Select(custom_id=component_id(game_id, version, tag, arg),
+                                   placeholder=placeholder[:150], options=options,
+                                   min_values=min(min_values, len(options)),
+                                   max_values=min(max_values, len(options)), row=row)
+        return cls(select, ComponentCall(game_id, version, tag, arg))
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), parse_version(match["ver"]), match["move"])
+        return cls(item, ComponentCall(int(match["gid"]), parse_version(match["ver"]),
+                                       match["tag"], match["arg"] or ""))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            cog = await _game_cog(interaction, self.game_id)
-            await cog.on_move_component(interaction, self.game_id, self.version, self.move)
-        await guarded(interaction, work)
+        call = ComponentCall(self.call.game_id, self.call.version, self.call.tag, self.call.arg,
+                             tuple(selected(interaction)))
+        await guarded(interaction, lambda: _dispatch(interaction, call))
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"ms:(?P<gid>\d+):(?P<ver>p?\d+)(?::(?P<tag>[a-z0-9]+))?"):
+class LegacyGameItem(GameItem, template=LEGACY_ID):
+    """Buttons posted before the one-family ids (`mv:`, `ms:`, ...): read into the same call."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        tag, arg = match["tag"], match["arg"] or ""
+        if tag == "ms":
+            arg = ""  # the old select tag only told selects apart
+        return cls(item, ComponentCall(int(match["gid"]), parse_version(match["ver"]), tag,
+                                       arg))
+
+
+async def _dispatch(interaction: discord.Interaction, call: ComponentCall) -> None:
+    cog = await _game_cog(interaction, call.game_id)
+    await cog.on_component(interaction, call)
+
+
+def MoveButton(game_id: int, version: int | str | None, move: str, label: str | None = None,
+               style: discord.ButtonStyle = discord.ButtonStyle.primary,
+               emoji: str | None = None) -> GameItem:
+    """A move in one click (version `p<n>` on a secret panel: see Tables._check_version)."""
+    return GameItem.button(game_id, version, "mv", move, label=label or move, style=style,
+                           emoji=emoji)
+
+
+def MoveSelect(game_id: int, version: int | str | None,
+               options: list[discord.SelectOption] | None = None,
+               placeholder: str = "Choose your move", *, tag: str | None = None) -> GameItem:
     """Pick one move from a list: the option values are move notations. `tag` tells several
     selects on one message apart (slides and slams, the squares of a placement...)."""
-
-    def __init__(self, game_id: int, version: int | str,
-                 options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose your move", *, tag: str | None = None):
-        self.game_id, self.version, self.tag = game_id, version, tag
-        options = options or [discord.SelectOption(label="-", value="-")]
-        custom_id = f"ms:{game_id}:{version}" + (f":{tag}" if tag else "")
-        super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150],
-                                           options=options[:25]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), parse_version(match["ver"]), tag=match["tag"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            move = first_selected(interaction, "Pick a move from the list.")
-            cog = await _game_cog(interaction, self.game_id)
-            await cog.on_move_component(interaction, self.game_id, self.version, move)
-        await guarded(interaction, work)
+    return GameItem.select(game_id, version, "ms", list(options or []), placeholder=placeholder,
+                           arg=tag or "")
 
 
-class TypeMoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tm:(?P<gid>\d+)"):
+def TypeMoveButton(game_id: int) -> GameItem:
     """The text fallback: opens a form where the move is typed in the game's notation."""
+    return GameItem.button(game_id, None, "tm", label="Type a move", emoji="⌨️",
+                           style=discord.ButtonStyle.secondary)
 
-    def __init__(self, game_id: int):
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(label="Type a move", emoji="⌨️",
-                                           style=discord.ButtonStyle.secondary,
-                                           custom_id=f"tm:{game_id}"))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]))
+def PanelButton(game_id: int) -> GameItem:
+    """'Open my secret panel': the ephemeral stand-in for a DM the player cannot receive."""
+    return GameItem.button(game_id, None, "pn", label="Open my secret panel", emoji="🔒",
+                           style=discord.ButtonStyle.success)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            cog = await _game_cog(interaction, self.game_id)
-            await interaction.response.send_modal(MoveModal(cog, self.game_id))
-        await guarded(interaction, work)
+
+def VoteButton(game_id: int, topic: str, choice: str, label: str | None = None) -> GameItem:
+    """One crowd vote on `topic`."""
+    return GameItem.button(game_id, None, "vt", f"{topic}:{choice}", label=label or choice,
+                           emoji="🗳️", style=discord.ButtonStyle.secondary)
 
 
 class MoveModal(discord.ui.Modal, title="Your move"):
-    move = discord.ui.TextInput(label="Move (in the game's notation)", max_length=200,
-                                placeholder="e.g. slide b2 b5")
+    move = discord.ui.TextInput(label="Move (in the game's notation)", max_length=200)
 
-    def __init__(self, cog: Any, game_id: int):
+    def __init__(self, cog: Any, game_id: int, example: str = ""):
         super().__init__()
         self.cog, self.game_id = cog, game_id
+        if example:
+            self.move.placeholder = f"e.g. {example}"[:100]
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, lambda: self.cog.on_move_component(
@@ -212,47 +271,6 @@ class MoveModal(discord.ui.Modal, title="Your move"):
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await report_error(interaction, error)
-
-
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pn:(?P<gid>\d+)"):
-    """'Open my secret panel': the ephemeral stand-in for a DM the player cannot receive."""
-
-    def __init__(self, game_id: int):
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(label="Open my secret panel", emoji="🔒",
-                                           style=discord.ButtonStyle.success,
-                                           custom_id=f"pn:{game_id}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            cog = await _game_cog(interaction, self.game_id)
-            await cog.open_panel(interaction, self.game_id)
-        await guarded(interaction, work)
-
-
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"vt:(?P<gid>\d+):(?P<topic>[\w-]+):(?P<choice>[\w-]+)"):
-    """One crowd vote: `vt:<game>:<topic>:<choice>`."""
-
-    def __init__(self, game_id: int, topic: str, choice: str, label: str | None = None):
-        self.game_id, self.topic, self.choice = game_id, topic, choice
-        super().__init__(discord.ui.Button(label=(label or choice)[:80], emoji="🗳️",
-                                           style=discord.ButtonStyle.secondary,
-                                           custom_id=f"vt:{game_id}:{topic}:{choice}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), match["topic"], match["choice"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            cog = await _game_cog(interaction, self.game_id)
-            await cog.on_vote(interaction, self.game_id, self.topic, self.choice)
-        await guarded(interaction, work)
 
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -274,8 +292,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work():
-            lobby = _client_cog(interaction, "Games")
-            await lobby.on_challenge_button(interaction, self.cid, self.action)
+            await interaction.client.lobby.on_button(interaction, self.cid, self.action)
         await guarded(interaction, work)
 
 
@@ -301,8 +318,7 @@ class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button],
         await guarded(interaction, work)
 
 
-DYNAMIC_ITEMS = (MoveButton, MoveSelect, TypeMoveButton, PanelButton, VoteButton,
-                 ChallengeButton, RulesPageButton)
+DYNAMIC_ITEMS = (GameItem, LegacyGameItem, ChallengeButton, RulesPageButton)
 
 
 def view_of(*items: discord.ui.Item) -> discord.ui.View:

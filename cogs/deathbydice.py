@@ -205,13 +205,8 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
                      group_description="Death by Dice: character dice duels, best 2 of 3"):
     KIND = KIND
     DYNAMIC_ITEMS = OWN_ITEMS
-    SECRET_PHASES = frozenset(SECRET_STAGES)
 
     # ---- hooks -----------------------------------------------------------------------------
-    def is_secret(self, game: Game, seat: int) -> bool:
-        # Only the set-up is secret; one player still arranging is as secret as two.
-        return game.view(None)["stage"] in SECRET_STAGES
-
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         return await self.draw(render, game.view(seat))
 

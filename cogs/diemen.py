@@ -169,7 +169,6 @@ class DieMenCog(GameCog, group_name="diemen",
                                   "banners"):
     KIND = KIND
     DYNAMIC_ITEMS = DYNAMIC_ITEMS
-    SECRET_PHASES = frozenset({"setup"})
 
     # ---- hooks ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):

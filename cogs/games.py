@@ -58,8 +58,7 @@ class Games(commands.GroupCog, group_name="games",
             group_description="Dice games: list, rules, resign, history and stats"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
-        self.lobby = Lobby(bot)
-        bot.lobby = self.lobby
+        self.lobby: Lobby = bot.lobby
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -67,10 +66,6 @@ class Games(commands.GroupCog, group_name="games",
 
     async def cog_unload(self) -> None:
         self.lobby.close()
-
-    async def on_challenge_button(self, interaction: discord.Interaction, cid: int,
-                                  action: str) -> None:
-        await self.lobby.on_button(interaction, cid, action)
 
     # ---- helpers ---------------------------------------------------------------------------
     async def _my_game(self, interaction: discord.Interaction, game_id: int) -> GameRow:

@@ -247,10 +247,6 @@ class KaploomCog(GameCog, group_name="kaploom",
     DYNAMIC_ITEMS = DYNAMIC_ITEMS
 
     # ---- hooks ------------------------------------------------------------------------------------
-    def is_secret(self, game: Game, seat: int) -> bool:
-        """Phase 1 is secret; Power Up is made in the panel too (one player at a time)."""
-        return game.outcome() is None and game.view(None)["stage"] in ("assign", "power")
-
     def panel_phase(self, game: Game) -> str:
         v = game.view(None)
         return f"{v['stage']}:{v['round']}:{v['turn']}"

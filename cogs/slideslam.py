@@ -194,7 +194,6 @@ ITEMS = (PlaceValueSelect, SlideDieSelect, BendButton, AwakenButton)
 class SlideSlamCog(GameCog, group_name="slideslam",
                    group_description="Slide and Slam: Dice Is Not Bend! — slide, slam, argue"):
     KIND = KIND
-    SECRET_PHASES = frozenset({"placement"})
 
     # ---- pictures ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):

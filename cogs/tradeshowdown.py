@@ -172,7 +172,6 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                        group_description="TradeShowdown: business cards fight with dice"):
     KIND = KIND
     DYNAMIC_ITEMS = DYNAMIC_ITEMS
-    SECRET_PHASES = frozenset({"choose", "window"})
 
     card = app_commands.Group(name="card", description="Your business cards (your fighters)")
 

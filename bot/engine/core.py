@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
@@ -78,25 +79,53 @@ class Event:
                    d.get("data") or {})
 
 
+class Ending:
+    """How a game ended, as data (python-chess's `Termination`), so stats can group endings."""
+
+    KNOCKOUT = "knockout"        # a player (or side) was beaten down: health, banners, dice
+    GOAL = "goal"                # the game's own winning condition other than a knock-out
+    ROUND_LIMIT = "round_limit"  # the referee's round or turn limit was reached
+    JUDGES = "judges"            # TradeShowdown's judges decided
+    STALEMATE = "stalemate"      # nobody could make progress
+    RESIGN = "resign"            # a player gave up
+    TIMEOUT = "timeout"          # a player's (or every player's) timer ran out
+    UNSPECIFIED = "unspecified"  # an engine that has not said (a test keeps this from happening)
+
+    ALL = (KNOCKOUT, GOAL, ROUND_LIMIT, JUDGES, STALEMATE, RESIGN, TIMEOUT, UNSPECIFIED)
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended. No winners means a draw."""
+    """How a game ended: who won (none: a draw), why in words, and `ending` (an `Ending`)."""
 
     winners: tuple[int, ...]
     reason: str
+    ending: str = Ending.UNSPECIFIED
 
     @property
     def draw(self) -> bool:
         return not self.winners
 
     def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "reason": self.reason}
+        return {"winners": list(self.winners), "reason": self.reason, "ending": self.ending}
 
     @classmethod
     def from_json(cls, d: dict[str, Any] | None) -> "Outcome | None":
         if d is None:
             return None
-        return cls(tuple(d["winners"]), d["reason"])
+        return cls(tuple(d["winners"]), d["reason"], d.get("ending", Ending.UNSPECIFIED))
+
+
+@dataclass(frozen=True)
+class MoveText:
+    """A legal move in a player's words (OpenSpiel's `action_to_string`): `label` fits a
+    button or a select option (at most 80 characters), `effect` says what it will do."""
+
+    label: str
+    effect: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.effect}" if self.effect else self.label
 
 
 # --- chance ---------------------------------------------------------------------------------------
@@ -220,10 +249,16 @@ class Game:
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 2
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    # Phases (see `current_phase`) whose moves are secret: made in the player's own panel,
+    # never offered in the thread. A step where several players act at once is always secret.
+    SECRET_PHASES: ClassVar[frozenset[str]] = frozenset()
 
     players: int
     options: dict[str, Any]
     result: dict[str, Any] | None
+    # What the table calls each seat (display names in Discord, the record's player names
+    # offline); every text a person reads names players with these, never as seat codes.
+    names: list[str]
 
     # construction and serialisation -----------------------------------------------------------
     @classmethod
@@ -246,7 +281,10 @@ class Game:
         """Cross-option checks; raise OptionError. Default: none."""
 
     @classmethod
-    def new(cls, players: int = 2, options: dict[str, Any] | None = None) -> "Game":
+    def new(cls, players: int = 2, options: dict[str, Any] | None = None,
+            names: Sequence[str] | None = None) -> "Game":
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"The number of players is a whole number, not {players!r}.")
         if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
             raise OptionError(
                 f"{cls.TITLE or cls.KIND} is for {cls.MIN_PLAYERS}"
@@ -256,6 +294,7 @@ class Game:
         game.players = players
         game.options = cls.parse_options(options)
         game.result = None
+        game.names = seat_names(players, names)
         game.setup()
         return game
 
@@ -274,6 +313,8 @@ class Game:
         state = cls.migrate(data.get("schema", 1), data["state"])
         game = cls.__new__(cls)
         game.__dict__.update(json.loads(json.dumps(state)))
+        if "names" not in game.__dict__:  # saved before players had names
+            game.names = seat_names(game.players)
         return game
 
     @classmethod
@@ -311,6 +352,7 @@ class Game:
         move = " ".join(str(move).split())
         if not move:
             raise InvalidMoveError("Empty move.")
+        check_move_text(move)
         current = self._actors()
         if actor not in current:
             raise NotYourTurnError(self.waiting_text(current))
@@ -327,26 +369,84 @@ class Game:
         if CHANCE in current:
             return ("It is not your move right now: the referee is waiting for a roll or for "
                     "the crowd's vote.")
-        names = ", ".join(f"player {p + 1}" for p in current)
+        names = ", ".join(self.name(p) for p in current if p != CHANCE)
         return f"It is not your move: waiting for {names}."
 
     def outcome(self) -> Outcome | None:
         return Outcome.from_json(self.result)
 
-    def finish(self, winners: Iterable[int], reason: str) -> Event:
-        """End the game (called by engines); returns the public event announcing it."""
-        outcome = Outcome(tuple(sorted(winners)), reason)
+    def finish(self, winners: Iterable[int], reason: str,
+               ending: str = Ending.UNSPECIFIED) -> Event:
+        """End the game (called by engines); returns the public event announcing it.
+        `reason` is in words (players by name); `ending` is one of `Ending`."""
+        if ending not in Ending.ALL:
+            raise ValueError(f"unknown ending {ending!r}")
+        outcome = Outcome(tuple(sorted(winners)), reason, ending)
         self.result = outcome.to_json()
         text = ("Draw: " + reason) if outcome.draw else (
-            "Winner: " + ", ".join(f"player {w + 1}" for w in outcome.winners) + f" ({reason})")
+            "Winner: " + ", ".join(self.name(w) for w in outcome.winners) + f" ({reason})")
         return Event(text, "game_over", data=outcome.to_json())
 
-    def resign(self, player: int) -> list[Event]:
-        """The player gives up (or forfeits on a timer). Default: every other seat wins."""
+    def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
+        """The player gives up (`ending` RESIGN), or forfeits when their time ran out with no
+        default move (TIMEOUT). Default: every other seat wins."""
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         winners = [p for p in range(self.players) if p != player]
-        return [self.finish(winners, f"player {player + 1} resigned")]
+        what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
+        return [self.finish(winners, f"{self.name(player)} {what}", ending)]
+
+    def forfeit(self, seats: Iterable[int]) -> list[Event]:
+        """`seats` ran out of time with no default move: the others win; when nobody is left,
+        nobody wins (a draw), rather than one idle player beating another."""
+        if self.result is not None:
+            raise IllegalMoveError("The game is over.")
+        idle = sorted(set(seats))
+        winners = [p for p in range(self.players) if p not in idle]
+        who = join_names([self.name(p) for p in idle])
+        reason = f"{who} ran out of time" + ("" if winners else ", so nobody wins")
+        return [self.finish(winners, reason, Ending.TIMEOUT)]
+
+    def table_move(self, actor: Actor, move: str) -> list[Event]:
+        """A move as the table records it: the engine's own moves, and the table's words for
+        what happens to a player outside the rules: `resign`, `timeout` (that player's time ran
+        out with no default move), `timeout @1 @2` (every player's did: nobody wins)."""
+        if actor != CHANCE and move == "resign":
+            return self.resign(actor)
+        if actor != CHANCE and move == "timeout":
+            return self.resign(actor, Ending.TIMEOUT)
+        if actor != CHANCE and move.startswith("timeout "):
+            return self.forfeit([parse_seat(t, self.players) for t in move.split()[1:]])
+        return self.apply(actor, move)
+
+    # players, phases and words -------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        """What a person reads for `seat`."""
+        return self.names[seat]
+
+    def current_phase(self) -> str:
+        """The name of the current step (e.g. "placement", "assign", "flick"); "" when the game
+        has no phases, "over" when it has ended."""
+        if self.result is not None:
+            return "over"
+        return self._phase()
+
+    def is_secret(self, seat: int) -> bool:
+        """Is `seat`'s move now a secret one (made in their own panel, never in the thread)?"""
+        humans = [a for a in self.actors() if a != CHANCE]
+        if seat not in humans:
+            return False
+        return len(humans) > 1 or self.current_phase() in self.SECRET_PHASES
+
+    def secret_seats(self) -> list[int]:
+        """The seats whose current move is secret."""
+        return [a for a in self.actors() if a != CHANCE and self.is_secret(a)]
+
+    def describe(self, move: str, seat: int) -> MoveText:
+        """A legal move of `seat`, in plain words: what it is and what it will do ("Slam with
+        B at e8: hits X (3→2) and W (4→3)"). Players are named by `name()`; the screens show
+        this and never word a rule of their own."""
+        return self._describe(" ".join(str(move).split()), seat)
 
     # timers --------------------------------------------------------------------------------------
     def timeout_move(self, player: int) -> str | None:
@@ -381,8 +481,52 @@ class Game:
     def _apply(self, actor: Actor, move: str) -> list[Event]:
         raise NotImplementedError
 
+    def _phase(self) -> str:
+        return ""
+
+    def _describe(self, move: str, seat: int) -> MoveText:
+        return MoveText(move)
+
 
 # --- small shared helpers -------------------------------------------------------------------------
+
+MOVE_MAX = 400        # characters: longer than any move of any game, typed or recorded
+NUMBER_MAX = 9        # digits: no count, value or roll in these games comes near it
+
+
+def check_move_text(move: str) -> None:
+    """Refuse text no game's notation accepts, before any parser sees it: digits other than
+    0-9 (Arabic-Indic, full-width and superscript digits look like numbers but are not ours),
+    numbers longer than any game uses, and moves longer than any move is."""
+    if len(move) > MOVE_MAX:
+        raise InvalidMoveError(f"That move is too long ({len(move)} characters); no move of "
+                               f"this game needs more than {MOVE_MAX}.")
+    for ch in move:
+        if not ch.isascii() and (ch.isdigit() or ch.isnumeric()
+                                 or unicodedata.category(ch) == "Nd"):
+            raise InvalidMoveError(f"Write numbers with the digits 0-9 only, not {ch!r}.")
+    if re.search(r"[0-9]{%d,}" % (NUMBER_MAX + 1), move):
+        raise InvalidMoveError(f"That number is far too large: no number in this game has "
+                               f"more than {NUMBER_MAX} digits.")
+
+
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """The players' names by seat: the ones given (blank ones filled in), else "Player N"."""
+    given = list(names or [])
+    out = []
+    for i in range(players):
+        name = str(given[i]).strip() if i < len(given) and given[i] is not None else ""
+        out.append(name or f"Player {i + 1}")
+    return out
+
+
+def join_names(names: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
 
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 

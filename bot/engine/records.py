@@ -66,7 +66,7 @@ def entry_actor(entry: dict[str, Any], players: int) -> Actor:
 
 
 def start(record: Record) -> Game:
-    return load(record.kind).new(len(record.players), record.options)
+    return load(record.kind).new(len(record.players), record.options, names=record.players)
 
 
 def replay(record: Record) -> Game:
@@ -78,10 +78,7 @@ def replay(record: Record) -> Game:
             move = entry.get("move")
             if not isinstance(move, str):
                 raise RuleError(f"move must be text, not {move!r}")
-            if move == "resign" and actor != CHANCE:
-                game.resign(actor)
-            else:
-                game.apply(actor, move)
+            game.table_move(actor, move)
         except RuleError as e:
             raise ReplayError(i, entry, e) from e
     return game
@@ -91,9 +88,10 @@ def selfplay(kind: str, seed: int, options: dict[str, Any] | None = None,
              players: int = 2, max_moves: int = 20000) -> tuple[Record, Game]:
     """One whole game of uniformly random legal moves (a generic player over the protocol)."""
     cls = load(kind)
-    game = cls.new(players, options)
+    names = [f"Player {i + 1}" for i in range(players)]
+    game = cls.new(players, options, names=names)
     rng = random.Random(seed)
-    record = Record(kind, game.options, [f"player {i + 1}" for i in range(players)], seed)
+    record = Record(kind, game.options, names, seed)
     for _ in range(max_moves):
         actors = game.actors()
         if not actors:

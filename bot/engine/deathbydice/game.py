@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, AmbiguousMoveError, Chance, Draw, Event, Game, IllegalMoveError,
+from ..core import (CHANCE, Ending, AmbiguousMoveError, Chance, Draw, Event, Game, IllegalMoveError,
                     Option, OptionError, die)
 from . import board as B
 from . import notation as N
@@ -43,6 +43,8 @@ ROSTER_TEXT = "The roster: " + ", ".join(ROSTER_NAMES) + "."
 
 class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
     KIND = "deathbydice"
+    # Only the set-up is secret; one player still arranging is as secret as two.
+    SECRET_PHASES = frozenset({"setup_roll", "setup"})
     TITLE = "Death by Dice"
     SCHEMA = 1
     MIN_PLAYERS = 2
@@ -402,16 +404,20 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
             return self._legal(player)[0]
         return None  # an idle attacker forfeits: there is no passing on an attack
 
-    def resign(self, player: int) -> list[Event]:
+    def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         if self.boss_mode:
             side = 0 if player == 0 else 1
-            reason = f"player {player + 1} resigned for the {self.sides[side]['name']}"
-            return [self.finish(self.sides[1 - side]["seats"], reason)]
-        return super().resign(player)
+            what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
+            reason = f"{self.name(player)} {what} for the {self.sides[side]['name']}"
+            return [self.finish(self.sides[1 - side]["seats"], reason, ending)]
+        return super().resign(player, ending)
 
     # --- views --------------------------------------------------------------------------------
+    def _phase(self) -> str:
+        return self.stage
+
     def view(self, player: int | None) -> dict[str, Any]:
         return build_view(self, player)
 

@@ -23,6 +23,7 @@ from .reposition import Reposition
 
 class DieMen(Flicking, Reposition):
     KIND = "diemen"
+    SECRET_PHASES = frozenset({"setup"})  # banners are set up in secret
     TITLE = "Crazy Die-Man is Unbreakable!"
     SCHEMA = 1
     MIN_PLAYERS = 2
@@ -295,6 +296,9 @@ class DieMen(Flicking, Reposition):
         return None
 
     # --- views ------------------------------------------------------------------------------------
+    def _phase(self) -> str:
+        return self.phase
+
     def view(self, player: int | None) -> dict[str, Any]:
         return view_mod.build(self, player)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, Actor, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
+from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
                     Option, OptionError, faces, phrase_key)
 from . import phase1, phase3, view as view_mod
 from .data import ALL_ACTIONS, SIDES, SUPERS, Action, board_actions
@@ -53,6 +53,8 @@ def seat_sides(mode: str, sides: str) -> list[str]:
 
 class Kaploom(Game):
     KIND = "kaploom"
+    # Phase 1 is secret; Power Up is made in the panel too (one player at a time).
+    SECRET_PHASES = frozenset({"assign", "power"})
     TITLE = "KAPLOOM!"
     SCHEMA = 1
     MIN_PLAYERS = 2
@@ -414,16 +416,20 @@ class Kaploom(Game):
             return int(self.options["timer"])
         return None
 
-    def resign(self, player: int) -> list[Event]:
+    def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
         """1 vs 1: the opponent wins. 2 vs 2: the resigning player's team concedes."""
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         winners = self.opponents(player)
         who = " and ".join(self.who(s, cap=False) for s in self.team_of(player))
-        return [self.finish(winners, f"{self.who(player, cap=False)} resigned"
-                            + ("" if self.duel else f" for {who}"))]
+        what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
+        return [self.finish(winners, f"{self.who(player, cap=False)} {what}"
+                            + ("" if self.duel else f" for {who}"), ending)]
 
     # --- views -----------------------------------------------------------------------------------
+    def _phase(self) -> str:
+        return self.stage
+
     def view(self, player: int | None) -> dict[str, Any]:
         return view_mod.build(self, player)
 

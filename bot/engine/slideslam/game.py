@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, Actor, AmbiguousMoveError, Chance, Event, Game, IllegalMoveError,
+from ..core import (CHANCE, Ending, Actor, AmbiguousMoveError, Chance, Event, Game, IllegalMoveError,
                     Option, OptionError, faces, phrase_key)
 from . import board
 from .data import (AWAKEN_MAX_DICE, AWAKENED_STEPS, BEND_PHRASE, DEFAULT_VALUES, INVOCATION,
@@ -34,6 +34,7 @@ def _P(seat: int) -> str:
 
 class SlideSlam(Game):
     KIND = "slideslam"
+    SECRET_PHASES = frozenset({"placement"})  # the Wall of Unknowing
     TITLE = "Slide and Slam: Dice Is Not Bend!"
     SCHEMA = 1
     MIN_PLAYERS = 2
@@ -589,11 +590,14 @@ class SlideSlam(Game):
         return events + self._end_turn()
 
     # --- views -------------------------------------------------------------------------------
-    def resign(self, player: int) -> list[Event]:
-        events = super().resign(player)
+    def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
+        events = super().resign(player, ending)
         self.phase = "over"
         self.pending = None
         return events
+
+    def _phase(self) -> str:
+        return self.phase
 
     def view(self, player: int | None) -> dict[str, Any]:
         return build_view(self, player)

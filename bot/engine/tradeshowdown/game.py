@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, Actor, Chance, Event, Game, IllegalMoveError, Option, OptionError)
+from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, Option, OptionError)
 from . import notation
 from .cards import (SAMPLE_CARDS, X, CardsOption, down, instances, mark, new_fighter,
                     open_values, pick, room, room_for)
@@ -39,6 +39,7 @@ def _plural(n: int, word: str) -> str:
 
 class TradeShowdown(Game):
     KIND = "tradeshowdown"
+    SECRET_PHASES = frozenset({"choose", "window"})  # dice choices and post-roll plans
     TITLE = "TradeShowdown"
     SCHEMA = 1
     MIN_PLAYERS = 2
@@ -806,7 +807,7 @@ class TradeShowdown(Game):
             return self.options["window_seconds"]
         return None
 
-    def resign(self, player: int) -> list[Event]:
+    def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
         """The player's fighter leaves the fight; with others still standing the fight goes on
         without them (their attacks are skipped, attacks on them are redirected)."""
         if self.result is not None:
@@ -822,7 +823,8 @@ class TradeShowdown(Game):
         events = [Event(f"{_P(player)} resigns.", "resign", data={"seat": player})]
         left = self.standing()
         if len(left) <= 1:
-            return events + [self.finish(left, f"{_p(player)} resigned")]
+            what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
+            return events + [self.finish(left, f"{_p(player)} {what}", ending)]
         if self.phase == "choose" and not self._actors():
             events += self._start_roll()
         elif self.phase == "window" and not self._actors():
@@ -843,6 +845,9 @@ class TradeShowdown(Game):
         return events
 
     # --- views -----------------------------------------------------------------------------------
+    def _phase(self) -> str:
+        return self.phase
+
     def view(self, player: int | None) -> dict[str, Any]:
         from .view import build_view
         return build_view(self, player)
