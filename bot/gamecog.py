@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -22,9 +23,9 @@ from discord.ext import commands
 import rendering
 
 from .engine import load
-from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError
+from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
-from .tables import Played
+from .tables import NotAPlayer, Played
 from .ui import (ComponentCall, MoveButton, MoveModal, MoveSelect, PanelButton, TypeMoveButton,
                  VoteButton, reply, view_of)
 
@@ -93,6 +94,15 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def guide_lines(kind: str) -> tuple[str, str]:
+    """How to win, and what to do first, from the game's guide (bot/guide)."""
+    try:
+        from . import guide
+    except ImportError:  # TODO(#13): the guide package lands with /help
+        return "", ""
+    return guide.goal(kind), guide.first_steps(kind)
+
+
 def on_component(tag: str):
     """Marks a GameCog method as the handler of its game's components tagged `tag`
     (`async def handler(self, interaction, call: ComponentCall)`)."""
@@ -115,6 +125,7 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.engine: type[Game] = load(self.KIND)
+        self._dm_channels: dict[int, discord.abc.Messageable] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -196,7 +207,7 @@ class GameCog(commands.GroupCog):
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         """The secret panel for `seat`: their own view and the moves they may make.
         `version` (`p<n>`) goes into the panel's components (see Tables._check_version)."""
-        text = (f"**{self.engine.TITLE} — game #{row.id}** (you are player {seat + 1})\n"
+        text = (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)})\n"
                 f"```\n{game.text(seat)}\n```")
         if seat in game.actors():
             text += "\nYour move: pick it below, or type it (`Type a move`)."
@@ -248,16 +259,6 @@ class GameCog(commands.GroupCog):
                 return None
         return ch
 
-    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
-        """DM a player; None when their DMs are closed (they get the ephemeral panel instead)."""
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        try:
-            return await user.send(**kwargs)
-        except discord.Forbidden as e:
-            if e.code == DM_CLOSED:
-                return None
-            raise
-
     async def find_game(self, interaction: discord.Interaction,
                         game_id: int | None = None) -> tuple[GameRow, Game]:
         """The caller's game: the one given, the one in this thread, or their only one."""
@@ -280,13 +281,24 @@ class GameCog(commands.GroupCog):
                 row = mine[0]
         return row, self.engine.from_json(row.state)
 
-    @staticmethod
-    def player_seat(row: GameRow, interaction: discord.Interaction) -> int:
-        """The caller's seat in `row`; RuleError when they are not playing in it."""
+    def player_seat(self, row: GameRow, interaction: discord.Interaction) -> int:
+        """The caller's seat in `row`; a spectator is told whose game it is and what they can
+        do instead."""
         seat = row.seat_of(interaction.user.id)
         if seat is None:
-            raise RuleError("You are not playing in this game.")
+            raise RuleError(self.spectator_text(row))
         return seat
+
+    def spectator_text(self, row: GameRow) -> str:
+        """For someone who is not playing: whose game this is, how to watch, how to play."""
+        try:
+            names = join_names(self.engine.from_json(row.state).names)
+        except Exception:  # a state this version cannot read: say it without names
+            names = "other players"
+        state = "finished" if row.status != "active" else "being played"
+        return (f"You are not playing in this game: this {self.engine.TITLE} game (#{row.id}) "
+                f"is {names}'s, and it is {state}. You can watch it here (`/{self.KIND} board` shows the board to you alone). "
+                f"To play, start your own: `/{self.KIND} challenge`.")
 
     # ---- the table's listener ----------------------------------------------------------------
     def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
@@ -314,6 +326,9 @@ class GameCog(commands.GroupCog):
                            f"<t:{int(row.deadline)}:R>, then {action}.")
 
     async def publish(self, played: Played) -> None:
+        """Post what a committed move changed: the turn message in the thread (edited while the
+        turn lasts, a new one when it passes), the secret panels, and a crowd vote when one is
+        due. Safe to call again for the same move (a repeat changes nothing it already did)."""
         row, game = played.row, played.game
         channel = await self.channel_of(row)
         public = [e for e in played.events if e.to is None]
@@ -321,58 +336,127 @@ class GameCog(commands.GroupCog):
         if played.cause == "timeout":
             lines.insert(0, "⏰ Time ran out.")
         if played.cause == "start":
-            names = ", ".join(f"player {i + 1}: {mention(u)}" for i, u in enumerate(row.players))
-            lines.insert(0, f"🎲 **{self.engine.TITLE}** — game #{row.id} ({names})")
+            lines[:0] = self.opening_lines(row, game)
         outcome = game.outcome()
         if played.cause == "move" and not public and outcome is None:
             # A secret step with nothing public to say: posting "waiting for…" would tell
             # everyone when, and how often, someone acted in secret.
             await self._send_private(row, game, played)
             return
-        status = self.status_line(row, game)
-        if status:
-            lines.append(status)
-        if channel is not None and (lines or outcome is not None):
-            await self._post_turn(row, game, channel, "\n".join(lines))
+        if channel is not None:
+            try:
+                await self._post_turn(row, game, channel, lines, played.cause)
+            except discord.HTTPException:
+                # The move stands; the next event (or a repeat of this one) posts the board.
+                log.warning("game %s: the turn message could not be posted", row.id)
         await self._send_private(row, game, played)
+        if played.cause == "vote":
+            await self._close_vote(row, channel, lines)
         if outcome is None and row.deadline_kind == "vote" and channel is not None:
             await self._post_vote(row, game, channel)
+
+    def opening_lines(self, row: GameRow, game: Game) -> list[str]:
+        """The game's first message: who plays, how to win, what to do first."""
+        names = " vs ".join(f"**{game.name(i)}**" for i in range(game.players))
+        out = [f"🎲 **{self.engine.TITLE}** — game #{row.id}: {names}"]
+        goal, first = guide_lines(self.KIND)
+        out += [line for line in (goal, first) if line]
+        return out
 
     def status_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()
         if outcome is not None:
             if outcome.draw:
                 return f"🤝 **Draw** — {outcome.reason}."
-            who = ", ".join(mention(row.players[w]) for w in outcome.winners)
+            who = join_names([game.name(w) for w in outcome.winners])
             return f"🏆 **{who} wins** — {outcome.reason}."
         seats = [a for a in game.actors() if a != CHANCE]
         if not seats:
             return ""
         when = f" (time runs out <t:{int(row.deadline)}:R>)" if row.deadline else ""
+        who = join_names([game.name(s) for s in seats])
         secret = [s for s in seats if self.is_secret(game, s)]
         if secret and len(secret) == len(seats):
-            return ("🔒 Waiting for " + ", ".join(mention(row.players[s]) for s in seats)
-                    + " to choose in secret (check your DMs)" + when + ".")
-        return "👉 " + ", ".join(mention(row.players[s]) for s in seats) + " to move" + when + "."
+            return f"🔒 Waiting for {who} to choose in secret (check your DMs){when}."
+        return f"👉 {who} to move{when}."
 
-    async def _post_turn(self, row: GameRow, game: Game, channel, text: str) -> None:
+    def turn_key(self, game: Game) -> str:
+        """What stays the same while a turn lasts: while it does, the turn message is edited;
+        when it changes (the turn passes, a new phase or round begins), a new one is posted."""
+        if game.outcome() is not None:
+            return "over"
+        seats = [a for a in game.actors() if a != CHANCE]
+        if seats and all(self.is_secret(game, s) for s in seats):
+            return f"secret:{self.panel_phase(game)}"  # a secret step: one message for all
+        return f"{self.panel_phase(game)}:{seats}"
+
+    def must_act(self, game: Game) -> list[int]:
+        """Seats who must act now (the only ones a new turn message pings)."""
+        return [a for a in game.actors() if a != CHANCE]
+
+    async def _post_turn(self, row: GameRow, game: Game, channel, lines: list[str],
+                         cause: str) -> None:
+        """One message per turn: status line, what happened this turn, the board and the
+        buttons. Steps inside the turn edit it; a new turn posts a new one (pinging only who
+        must act) and takes the buttons off the old."""
         items: list[discord.ui.Item] = []
         if game.outcome() is None:
-            for seat in [a for a in game.actors() if a != CHANCE]:
+            for seat in self.must_act(game):
                 if not self.is_secret(game, seat):
                     items += self.turn_items(row, game, seat)
-        *before, text = split_message(text)
-        for chunk in before:  # a long reveal: its start goes first, the board comes last
-            await channel.send(chunk)
-        panel = Panel(text, items[:25], await self.picture(row, game, None))
-        msg = await channel.send(**panel.send_kwargs())
-        old = row.extra.get("turn_message")
-        if old and old != msg.id:
-            try:  # stale buttons would only be refused; removing them avoids the confusion
-                await channel.get_partial_message(old).edit(view=None)
-            except discord.HTTPException:
-                pass
-        row.extra = await self.bot.store.update_extra(row.id, turn_message=msg.id)
+        key = self.turn_key(game)
+        turn = dict(row.extra.get("turn") or {})
+        old_id = row.extra.get("turn_message")
+        same_turn = (old_id is not None and turn.get("key") == key and cause not in (
+            "start", "timeout", "vote") and game.outcome() is None)
+        log_lines = (list(turn.get("lines", [])) if same_turn else []) + lines
+        status = self.status_line(row, game)
+        body = "\n".join(log_lines + ([status] if status else []))
+        *before, text = split_message(body)
+        while same_turn and before:  # the turn's story outgrew one message: keep its end
+            log_lines = log_lines[1:]
+            body = "\n".join(log_lines + ([status] if status else []))
+            *before, text = split_message(body)
+        panel = Panel(text, items[:25])
+        sig = panel.signature() + self.view_signature(game, None)
+        if same_turn and turn.get("sig") == sig:
+            return  # nothing a reader would see has changed: no edit, no upload
+        panel.picture = await self.picture(row, game, None)
+        if same_turn:
+            kw = panel.send_kwargs()
+            kw.setdefault("view", None)
+            if "file" in kw:
+                kw["attachments"] = [kw.pop("file")]
+            try:
+                await channel.get_partial_message(old_id).edit(
+                    allowed_mentions=discord.AllowedMentions.none(), **kw)
+                msg_id = old_id
+            except discord.NotFound:
+                same_turn = False  # deleted by someone: post it again below
+        if not same_turn:
+            pinged = [discord.Object(row.players[s]) for s in self.must_act(game)
+                      if game.outcome() is None]
+            if pinged and game.outcome() is None:
+                panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "
+                                     + panel.content)
+            for chunk in before:  # a long reveal: its start goes first, the board comes last
+                await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+            msg = await channel.send(allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=pinged), **panel.send_kwargs())
+            msg_id = msg.id
+            if old_id and old_id != msg_id:
+                try:  # stale buttons would only be refused; removing them avoids the confusion
+                    await channel.get_partial_message(old_id).edit(view=None)
+                except discord.HTTPException:
+                    pass
+        row.extra = await self.bot.store.update_extra(
+            row.id, turn_message=msg_id, turn={"key": key, "lines": log_lines, "sig": sig})
+
+    @staticmethod
+    def view_signature(game: Game, seat: int | None) -> str:
+        """What a picture of `seat`'s view would show (the picture is drawn from the view)."""
+        return hashlib.sha1(json.dumps(game.view(seat), sort_keys=True, default=str)
+                            .encode()).hexdigest()[:16]
 
     def panel_phase(self, game: Game) -> str:
         """What makes a panel 'new' (a fresh DM) rather than an update of the last one."""
@@ -386,10 +470,39 @@ class GameCog(commands.GroupCog):
             panel.picture = await self.picture(row, game, seat)
         return panel
 
+    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
+        """DM a player; None when their DMs are closed (they get the ephemeral panel instead).
+        Other failures raise discord.HTTPException."""
+        channel = await self._dm_channel(user_id)
+        try:
+            return await channel.send(**kwargs)
+        except discord.Forbidden as e:
+            if e.code == DM_CLOSED:
+                return None
+            raise
+
+    async def _dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The DM channel with a player: from the cache, else opened once (no user lookup)."""
+        user = self.bot.get_user(user_id)
+        if user is not None and user.dm_channel is not None:
+            return user.dm_channel
+        cached = self._dm_channels.get(user_id)
+        if cached is not None:
+            return cached
+        if user is None:
+            user = discord.Object(user_id)
+            data = await self.bot.http.start_private_message(user_id)
+            channel = self.bot._connection.add_dm_channel(data)
+        else:
+            channel = await user.create_dm()
+        self._dm_channels[user_id] = channel
+        return channel
+
     async def _send_private(self, row: GameRow, game: Game, played: Played) -> None:
         """Private events and secret panels. A panel in the same phase is updated in place
-        (one DM per phase, not one per move); DMs closed: the thread offers the ephemeral
-        panel instead, once per phase."""
+        (one DM per phase, not one per move), and only when what it shows changed; a note for
+        a player goes into their panel. DMs closed or failing: the thread offers the ephemeral
+        panel instead. One player's failed DM never keeps the others from theirs."""
         private: dict[int, list[str]] = {}
         for e in played.events:
             for seat in e.to or ():
@@ -399,58 +512,90 @@ class GameCog(commands.GroupCog):
         panels = dict(row.extra.get("panels", {}))
         phase = self.panel_phase(game)
         for seat in sorted(set(private) | needs_panel):
-            uid = row.players[seat]
-            notes = "\n".join(f"• {t}" for t in private.get(seat, []))
-            if seat in needs_panel:
-                panel = await self.build_panel(row, game, seat)
-                sig = panel.signature()  # of the panel itself: the notes above it come and go
-                panel.content = (notes + "\n\n" if notes else "") + panel.content
-            else:
-                panel = Panel(notes)
-                sig = ""
-            last = panels.get(str(seat))
-            if uid not in closed:
-                if seat in needs_panel and last and last.get("phase") == phase and (
-                        "message" in last):
-                    if last.get("sig") == sig and not notes:
-                        continue  # unchanged: an edit would only reset what they were picking
-                    if await self._edit_dm(last, panel):
-                        last["sig"] = sig
-                        continue
-                sent = await self.dm(uid, **panel.send_kwargs())
-                if sent is not None:
-                    if seat in needs_panel:
-                        if last and "message" in last:
-                            await self._edit_dm(last, None)  # the new phase's panel replaces it
-                        panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
-                                             "phase": phase, "sig": sig}
-                    continue
-                closed.add(uid)
-            if seat in needs_panel and played.by != uid and (
-                    not last or last.get("phase") != phase):
-                panels[str(seat)] = {"phase": phase}
-                channel = await self.channel_of(row)
-                if channel is not None:
-                    await channel.send(
-                        f"{mention(uid)}, I can't send you direct messages, so your secret "
-                        "panel is here (only you will see it):",
-                        view=view_of(PanelButton(row.id)))
+            try:
+                await self._send_seat(row, game, played, seat, private.get(seat, []),
+                                      seat in needs_panel, panels, closed, phase)
+            except discord.HTTPException:
+                log.warning("game %s: the panel of seat %s could not be sent", row.id, seat + 1)
+                await self._offer_panel_in_thread(row, game, seat, failed=True)
         for seat_key, last in list(panels.items()):
             if int(seat_key) not in needs_panel:
                 # Nothing left to choose: retire the old panel's buttons so they can't be
-                # pressed into an "earlier moment" refusal.
-                if "message" in last:
-                    await self._edit_dm(last, Panel(await self._retired_text(row, game,
-                                                                             int(seat_key))))
+                # pressed into an "earlier moment" refusal, saying truly why.
+                if "message" in last and not last.get("retired"):
+                    text = await self._retired_text(row, game, int(seat_key))
+                    await self._edit_dm(last, Panel(text))
                 del panels[seat_key]
         if panels != row.extra.get("panels", {}) or closed != set(row.extra.get("dm_closed", [])):
             row.extra = await self.bot.store.update_extra(row.id, panels=panels,
                                                           dm_closed=sorted(closed))
 
+    async def _send_seat(self, row: GameRow, game: Game, played: Played, seat: int,
+                         notes_list: list[str], needs_panel: bool, panels: dict[str, Any],
+                         closed: set[int], phase: str) -> None:
+        uid = row.players[seat]
+        notes = "\n".join(f"• {t}" for t in notes_list)
+        last = panels.get(str(seat))
+        if needs_panel:
+            same_phase = bool(last and last.get("phase") == phase and "message" in last)
+            panel = await self.build_panel(row, game, seat)
+            sig = panel.signature() + self.view_signature(game, seat)
+            panel.content = (notes + "\n\n" if notes else "") + panel.content
+        else:
+            # Their part is done: the note goes into the panel they have, retired with it.
+            text = await self._retired_text(row, game, seat)
+            panel, sig, same_phase = Panel((notes + "\n\n" if notes else "") + text), "", False
+            if last and "message" in last:
+                if await self._edit_dm(last, panel):
+                    last["retired"] = True
+                    return
+        if uid not in closed:
+            if same_phase:
+                if last.get("sig") == sig and not notes:
+                    return  # unchanged: an edit would only reset what they were picking
+                if await self._edit_dm(last, panel):
+                    last["sig"] = sig
+                    return
+            sent = await self.dm(uid, **panel.send_kwargs())
+            if sent is not None:
+                if needs_panel:
+                    if last and "message" in last and not last.get("retired"):
+                        await self._edit_dm(last, None)  # the new phase's panel replaces it
+                    panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
+                                         "phase": phase, "sig": sig}
+                return
+            closed.add(uid)
+        if needs_panel and played.by != uid and (not last or last.get("phase") != phase):
+            panels[str(seat)] = {"phase": phase}
+            await self._offer_panel_in_thread(row, game, seat)
+
+    async def _offer_panel_in_thread(self, row: GameRow, game: Game, seat: int,
+                                     failed: bool = False) -> None:
+        channel = await self.channel_of(row)
+        if channel is None:
+            return
+        uid = row.players[seat]
+        why = ("I couldn't deliver your direct message just now" if failed else
+               "I can't send you direct messages")
+        try:
+            await channel.send(
+                f"{mention(uid)}, {why}, so your secret panel is here (only you will see it):",
+                view=view_of(PanelButton(row.id)),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(uid)]))
+        except discord.HTTPException:
+            log.warning("game %s: could not offer seat %s its panel", row.id, seat + 1)
+
     async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
-        return (f"**{self.engine.TITLE} — game #{row.id}** (you are player {seat + 1})\n"
-                f"```\n{game.text(seat)}\n```\nDone here for now; the game goes on in its "
-                "thread.")
+        """A panel with nothing left to do, and truly why."""
+        outcome = game.outcome()
+        if outcome is not None:
+            why = ("The game is over: " + (f"a draw — {outcome.reason}." if outcome.draw else
+                   f"{join_names([game.name(w) for w in outcome.winners])} won — "
+                   f"{outcome.reason}."))
+        else:
+            why = "Done here for now; the game goes on in its thread."
+        return (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)})\n"
+                f"```\n{game.text(seat)}\n```\n{why}")
 
     async def _edit_dm(self, last: dict[str, Any], panel: Panel | None) -> bool:
         """Edit a DM panel in place; `panel=None` only takes its components away."""
@@ -458,21 +603,31 @@ class GameCog(commands.GroupCog):
             return False
         channel = self.bot.get_channel(last["channel"])
         if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(last["channel"])
-            except discord.HTTPException:
-                return False
+            channel = self.bot.get_partial_messageable(last["channel"])
         kw: dict[str, Any] = {"view": None}
         if panel is not None:
             kw = panel.send_kwargs()
             kw.setdefault("view", None)
-            if "file" in kw:
-                kw["attachments"] = [kw.pop("file")]
+            kw["attachments"] = [kw.pop("file")] if "file" in kw else []
         try:
             await channel.get_partial_message(last["message"]).edit(**kw)
         except discord.HTTPException:
             return False
         return True
+
+    async def _close_vote(self, row: GameRow, channel, lines: list[str]) -> None:
+        """The vote is counted: its message loses its buttons and says how it went."""
+        vote_id = row.extra.get("vote_message")
+        if channel is None or not vote_id or row.extra.get("vote_closed") == vote_id:
+            return
+        result = next((line for line in lines if line), "The vote is counted.")
+        try:
+            await channel.get_partial_message(vote_id).edit(
+                content=f"🗳️ Voting is closed. {result}", view=None,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            return
+        row.extra = await self.bot.store.update_extra(row.id, vote_closed=vote_id)
 
     def vote_buttons(self, row: GameRow, game: Game) -> list[VoteButton]:
         """The buttons of the crowd vote on the current chance draw (topic `v<version>`)."""
@@ -497,6 +652,9 @@ class GameCog(commands.GroupCog):
         try:
             return await self.bot.tables.play(game_id, user_id, move, version=version,
                                               by=user_id)
+        except NotAPlayer as e:
+            row, _ = await self.bot.tables.load(game_id)
+            raise NotAPlayer(self.spectator_text(row)) from e
         except NotYourTurnError as e:
             row, game = await self.bot.tables.load(game_id)
             raise NotYourTurnError(self.waiting_text(row, game, row.seat_of(user_id))) from e
@@ -538,9 +696,7 @@ class GameCog(commands.GroupCog):
 
     async def open_panel(self, interaction: discord.Interaction, game_id: int) -> None:
         row, game = await self.find_game(interaction, game_id)
-        seat = row.seat_of(interaction.user.id)
-        if seat is None:
-            raise RuleError("This panel is for the players of this game only.")
+        seat = self.player_seat(row, interaction)
         await self.send_panel_ephemeral(interaction, row, game, seat)
 
     async def on_vote(self, interaction: discord.Interaction, game_id: int, topic: str,

@@ -14,10 +14,7 @@ register(CoinFlip)
 
 class CoinCog(GameCog, group_name="coinflip", group_description="Test-only coin flip game"):
     KIND = "coinflip"
-    SECRET_PHASES = frozenset()
-
-    def is_secret(self, game, seat):
-        return True  # every call is secret
+    MOVE_EXAMPLE = "call heads"
 
     @app_commands.command(name="challenge", description="Challenge someone to a coin flip")
     @app_commands.describe(opponent="Who you challenge", target="Points to win")

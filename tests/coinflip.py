@@ -5,14 +5,15 @@ every right call scores a point. First to `target` points wins; reaching it toge
 """
 from __future__ import annotations
 
-from bot.engine.core import (CHANCE, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
-                             Option, faces)
+from bot.engine.core import (CHANCE, Chance, Ending, Event, Game, IllegalMoveError,
+                             InvalidMoveError, MoveText, Option, faces)
 
 
 class CoinFlip(Game):
     KIND = "coinflip"
     TITLE = "Coin Flip"
     OPTIONS = (Option("target", 2, "points to win", 1, 9),)
+    SECRET_PHASES = frozenset({"calling"})  # every call is secret
 
     def setup(self) -> None:
         self.score = [0] * self.players
@@ -40,9 +41,9 @@ class CoinFlip(Game):
             self.round += 1
             winners = [p for p, s in enumerate(self.score) if s >= self.options["target"]]
             if len(winners) == 1:
-                events.append(self.finish(winners, "first to the target"))
+                events.append(self.finish(winners, "first to the target", Ending.GOAL))
             elif winners:
-                events.append(self.finish([], "both reached the target together"))
+                events.append(self.finish([], "both reached the target together", Ending.GOAL))
             return events
         parts = move.split()
         if len(parts) != 2 or parts[0] != "call" or parts[1] not in ("heads", "tails"):
@@ -50,8 +51,15 @@ class CoinFlip(Game):
         if self.calls[actor] is not None:
             raise IllegalMoveError("You have already called this round.")
         self.calls[actor] = parts[1]
-        return [Event(f"Player {actor + 1} has called.", "called"),
+        return [Event(f"{self.name(actor)} has called.", "called"),
                 Event(f"You called {parts[1]}.", "secret", to=(actor,))]
+
+    def _phase(self):
+        return "calling"
+
+    def _describe(self, move, seat):
+        side = move.split()[-1]
+        return MoveText(f"Call {side}", f"you score a point if the coin shows {side}")
 
     def timeout_move(self, player):
         return "call heads"

@@ -100,7 +100,7 @@ async def test_crowd_vote(fake, world, monkeypatch):
     await fake.invoke(pick(fake, fake.dms_to(world.alice)[-1], "call heads", world.alice))
     await fake.invoke(pick(fake, fake.dms_to(world.bob)[-1], "call tails", world.bob))
     vote_msg = next(m for m in fake.messages_in(row.thread_id)
-                    if any(c.startswith("vt:") for c in m.custom_ids))
+                    if any(c.split(":")[3:4] == ["vt"] for c in m.custom_ids))
     assert "Vote below" in vote_msg.content
     ids = {c.split(":")[-1]: c for c in vote_msg.custom_ids}
     await fake.invoke(fake.click(vote_msg, ids["tails"], user=world.carol))

@@ -30,9 +30,9 @@ async def start_game(fake, world, **options):
 def pick(fake, msg, move, user):
     """The payload of choosing `move` on a message: its button, or its select."""
     for cid in msg.custom_ids:
-        if cid.startswith("mv:") and cid.split(":", 3)[3] == move:
+        if cid.split(":")[3:4] == ["mv"] and cid.split(":", 4)[4] == move:
             return fake.click(msg, cid, user=user)
-    select = next(c for c in msg.custom_ids if c.startswith("ms:"))
+    select = next(c for c in msg.custom_ids if c.split(":")[3:4] == ["ms"])
     return fake.select(msg, select, [move], user=user)
 
 
@@ -127,10 +127,10 @@ async def test_secret_panel_by_dm_and_no_secret_in_thread(fake, world):
     row = await start_game(fake, world)
     [panel_a] = fake.dms_to(world.alice)
     [panel_b] = fake.dms_to(world.bob)
-    assert "you are player 1" in panel_a.content and "you are player 2" in panel_b.content
+    assert "(Alice)" in panel_a.content and "(Bob)" in panel_b.content
     await fake.invoke(pick(fake, panel_a, "call tails", world.alice))
     assert "tails" not in thread_text(fake, row).lower()
-    assert "Player 1 has called" in thread_text(fake, row)
+    assert "Alice has called" in thread_text(fake, row)
     # the old panel's components are gone, a fresh panel says the call privately
     assert panel_a.custom_ids == [] or fake.dms_to(world.alice)[-1] is not panel_a
     assert any("You called tails" in m.content for m in fake.dms_to(world.alice))
@@ -146,19 +146,19 @@ async def test_closed_dms_fall_back_to_an_ephemeral_panel(fake, world):
     row = await start_game(fake, world)
     assert fake.dms_to(world.bob) == []
     fallback = [m for m in fake.messages_in(row.thread_id) if any(
-        c.startswith("pn:") for c in m.custom_ids)]
+        c == f"g:{row.id}:-:pn" for c in m.custom_ids)]
     assert len(fallback) == 1 and world.bob.mention in fallback[0].content
-    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.bob))
+    new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.bob))
     [panel] = [r for r in new if r.ephemeral]
-    assert "you are player 2" in panel.content
+    assert "(Bob)" in panel.content
     panel_msg = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
-                 if m.ephemeral and "you are player 2" in m.content][-1]
+                 if m.ephemeral and "(Bob)" in m.content][-1]
     await fake.invoke(pick(fake, panel_msg, "call heads", world.bob))
     game_row = await fake.bot.store.get_game(row.id)
     assert game_row.state["state"]["calls"][1] == "heads"
     # someone else may not open Bob's panel
-    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.carol))
-    assert "players of this game only" in ephemeral_replies(new)[0].content
+    new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.carol))
+    assert "not playing in this game" in ephemeral_replies(new)[0].content
 
 
 async def test_stale_and_double_clicks_are_refused(fake, world):

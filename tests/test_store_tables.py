@@ -128,7 +128,7 @@ async def test_chance_is_rolled_from_the_secret_seed_and_recorded(tables, store)
     row = await store.get_game(gid)
     assert len(row.seed) == 32  # 128 bits from `secrets`
     # the record replays to the same state
-    record = Record("coinflip", row.options, ["a", "b"], None,
+    record = Record("coinflip", row.options, ["Player 1", "Player 2"], None,
                     [{"actor": a if a == "chance" else int(a), "move": m} for a, m in entries])
     assert replay(record).to_json() == row.state
     # results are written for stats
@@ -174,7 +174,7 @@ async def test_idle_player_without_a_timeout_move_forfeits(tables, store, clock,
     row = await store.get_game(gid)
     assert row.status == "finished"
     assert row.state["state"]["result"]["winners"] == [0]
-    assert (await store.entries(gid))[-1] == ("2", "resign")
+    assert (await store.entries(gid))[-1] == ("2", "timeout")
 
 
 async def test_resume_after_restart_rearms_timers(db_path, clock):
