@@ -13,8 +13,11 @@ other varying metadata, so the same board gives the same bytes (tests compare by
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -75,25 +78,58 @@ def _palettised(img: Image.Image) -> Image.Image:
     return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+# zlib level 3 instead of the default 6: on our flat palette boards it is about twice as
+# fast to encode for files a few percent larger (bench/render_base.py measures both).
+PNG_COMPRESS_LEVEL = 3
+
+
 def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
     """Encode `img` as a small PNG and wrap it with its alt text and file name.
 
-    The palette does the shrinking; zlib stays at its default level because `optimize=True`
-    cost 4 ms more on a row of dice (70 ms more on an RGB board) to save another 2-11 %.
+    The palette does the shrinking; `optimize=True` cost 4 ms more on a row of dice (70 ms
+    more on an RGB board) to save another 2-11 %, so it stays off.
     """
     buf = io.BytesIO()
-    _palettised(img).save(buf, format="PNG")
+    _palettised(img).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return Picture(buf.getvalue(), alt, filename)
 
 
+# Pictures are drawn in worker processes when `use_processes(n)` was called (the bot does at
+# start): views are plain data, and threads would share one core through the GIL, so a
+# 2-core machine drew at the speed of one. Without it (tests, offline tools) a thread draws.
+_pool: ProcessPoolExecutor | None = None
+
+
+def use_processes(workers: int) -> None:
+    """Draw in `workers` processes from now on (0: in threads, as before)."""
+    global _pool
+    shutdown_processes()
+    if workers > 0:
+        # spawn: a fork of a process with an event loop and threads is not safe.
+        _pool = ProcessPoolExecutor(max_workers=workers,
+                                    mp_context=multiprocessing.get_context("spawn"))
+
+
+def shutdown_processes() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
 async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) -> Picture:
-    """Run the renderer `fn(*args, **kwargs)` in a worker thread and await its Picture.
+    """Run the renderer `fn(*args, **kwargs)` in a worker process (or thread) and await its
+    Picture. `fn` must be a module-level function when processes are in use.
 
     Drawing takes milliseconds of CPU; on the event loop that would stall every other game's
     buttons and the gateway heartbeat meanwhile. Pass plain data (a view dict), not live state
     that another task may change while the thread reads it.
     """
-    picture = await asyncio.to_thread(fn, *args, **kwargs)
+    if _pool is not None:
+        loop = asyncio.get_running_loop()
+        picture = await loop.run_in_executor(_pool, functools.partial(fn, *args, **kwargs))
+    else:
+        picture = await asyncio.to_thread(fn, *args, **kwargs)
     if not isinstance(picture, Picture):
         raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(picture).__name__}, "
                         "not a Picture")
