@@ -351,7 +351,7 @@ class GameCog(commands.GroupCog):
                 log.warning("game %s: the turn message could not be posted", row.id)
         await self._send_private(row, game, played)
         if played.cause == "vote":
-            await self._close_vote(row, channel, lines)
+            await self.settle_vote_message(row, channel, lines)
         if outcome is None and row.deadline_kind == "vote" and channel is not None:
             await self._post_vote(row, game, channel)
 
@@ -615,7 +615,7 @@ class GameCog(commands.GroupCog):
             return False
         return True
 
-    async def _close_vote(self, row: GameRow, channel, lines: list[str]) -> None:
+    async def settle_vote_message(self, row: GameRow, channel, lines: list[str]) -> None:
         """The vote is counted: its message loses its buttons and says how it went."""
         vote_id = row.extra.get("vote_message")
         if channel is None or not vote_id or row.extra.get("vote_closed") == vote_id:
