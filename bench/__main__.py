@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the offline Discord harness lives with the tests
@@ -110,19 +111,46 @@ def module_rows() -> dict[str, float]:
     return rows
 
 
+def keyed_rows() -> dict[str, Any]:
+    """Figures under fixed dotted keys (`table.slideslam.turns`, `load.p99_ms_at_50`, ...), so
+    runs can be compared by program: every bench module with a `keyed()` function adds its own."""
+    rows: dict[str, Any] = {}
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        if path.stem in ("__main__", "__init__", "common"):
+            continue
+        module = importlib.import_module(f"bench.{path.stem}")
+        if hasattr(module, "keyed"):
+            rows.update(module.keyed())
+    return rows
+
+
+def nest(flat: dict[str, Any]) -> dict[str, Any]:
+    """`{"a.b.c": 1}` as `{"a": {"b": {"c": 1}}}`."""
+    out: dict[str, Any] = {}
+    for key, value in flat.items():
+        *path, last = key.split(".")
+        node = out
+        for part in path:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return out
+
+
 def main() -> int:
     results: dict[str, float] = {}
     results.update(asyncio.run(interaction_latency()))
     results.update(asyncio.run(store_rates()))
     results.update(module_rows())
-    width = max(len(k) for k in results)
+    keyed = keyed_rows()
+    width = max(len(k) for k in list(results) + list(keyed))
     print(f"{'measure'.ljust(width)}  value")
     print(f"{'-' * width}  -----")
-    for key, value in results.items():
-        print(f"{key.ljust(width)}  {value:,.2f}")
+    for key, value in list(results.items()) + list(keyed.items()):
+        shown = f"{value:,.2f}" if isinstance(value, (int, float)) else str(value)
+        print(f"{key.ljust(width)}  {shown}")
     out = ROOT / "bench" / "results.json"
     out.write_text(json.dumps({"machine": platform.platform(), "python": platform.python_version(),
-                               "results": results}, indent=1) + "\n")
+                               **nest(keyed), "results": results}, indent=1) + "\n")
     print(f"\nwritten to {out.relative_to(ROOT)}")
     return 0
 

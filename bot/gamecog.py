@@ -418,12 +418,14 @@ class GameCog(commands.GroupCog):
             body = "\n".join(log_lines + ([status] if status else []))
             *before, text = split_message(body)
         panel = Panel(text, items[:25])
-        sig = panel.signature() + self.view_signature(game, None)
+        view_sig = self.view_signature(game, None)
+        sig = panel.signature() + view_sig
         if same_turn and turn.get("sig") == sig:
             return  # nothing a reader would see has changed: no edit, no upload
-        panel.picture = await self.picture(row, game, None)
+        if not same_turn or turn.get("view_sig") != view_sig:
+            panel.picture = await self.picture(row, game, None)
         if same_turn:
-            kw = panel.send_kwargs()
+            kw = panel.send_kwargs()  # no picture: the board on the message is still right
             kw.setdefault("view", None)
             if "file" in kw:
                 kw["attachments"] = [kw.pop("file")]
@@ -450,7 +452,8 @@ class GameCog(commands.GroupCog):
                 except discord.HTTPException:
                     pass
         row.extra = await self.bot.store.update_extra(
-            row.id, turn_message=msg_id, turn={"key": key, "lines": log_lines, "sig": sig})
+            row.id, turn_message=msg_id,
+            turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig})
 
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:

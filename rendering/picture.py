@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import io
+import json
 import multiprocessing
 import re
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -117,6 +120,21 @@ def shutdown_processes() -> None:
         _pool = None
 
 
+# The same view draws the same picture: a board re-sent unchanged (a turn message edited for
+# its text, a panel shown again) costs a dictionary look-up, not a drawing.
+CACHE_PICTURES = 128
+_cache: "OrderedDict[str, Picture]" = OrderedDict()
+
+
+def _cache_key(fn: Callable[..., Picture], args: tuple, kwargs: dict) -> str | None:
+    try:
+        data = json.dumps([args, kwargs], sort_keys=True)
+    except (TypeError, ValueError):
+        return None  # not plain data: draw it every time
+    name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', fn)}"
+    return hashlib.blake2b(f"{name}:{data}".encode(), digest_size=16).hexdigest()
+
+
 async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) -> Picture:
     """Run the renderer `fn(*args, **kwargs)` in a worker process (or thread) and await its
     Picture. `fn` must be a module-level function when processes are in use.
@@ -125,6 +143,10 @@ async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) ->
     buttons and the gateway heartbeat meanwhile. Pass plain data (a view dict), not live state
     that another task may change while the thread reads it.
     """
+    key = _cache_key(fn, args, kwargs)
+    if key is not None and key in _cache:
+        _cache.move_to_end(key)
+        return _cache[key]
     if _pool is not None:
         loop = asyncio.get_running_loop()
         picture = await loop.run_in_executor(_pool, functools.partial(fn, *args, **kwargs))
@@ -133,4 +155,8 @@ async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) ->
     if not isinstance(picture, Picture):
         raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(picture).__name__}, "
                         "not a Picture")
+    if key is not None:
+        _cache[key] = picture
+        while len(_cache) > CACHE_PICTURES:
+            _cache.popitem(last=False)
     return picture

@@ -97,7 +97,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 200
         if row.status != "active":
             break
         actors = [a for a in game.actors() if a != CHANCE]
-        turn = (tuple(actors), game.current_phase())
+        turn = (tuple(actors), getattr(game, "current_phase", lambda: "")())
         if turn != last_turn:
             turns, last_turn = turns + 1, turn
         if not actors:  # a crowd vote (or a window only the clock closes)
