@@ -125,7 +125,6 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.engine: type[Game] = load(self.KIND)
-        self._dm_channels: dict[int, discord.abc.Messageable] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -485,21 +484,9 @@ class GameCog(commands.GroupCog):
             raise
 
     async def _dm_channel(self, user_id: int) -> discord.DMChannel:
-        """The DM channel with a player: from the cache, else opened once (no user lookup)."""
-        user = self.bot.get_user(user_id)
-        if user is not None and user.dm_channel is not None:
-            return user.dm_channel
-        cached = self._dm_channels.get(user_id)
-        if cached is not None:
-            return cached
-        if user is None:
-            user = discord.Object(user_id)
-            data = await self.bot.http.start_private_message(user_id)
-            channel = self.bot._connection.add_dm_channel(data)
-        else:
-            channel = await user.create_dm()
-        self._dm_channels[user_id] = channel
-        return channel
+        """The DM channel with a player: discord.py keeps it once opened, so a panel costs one
+        request, never a user lookup (`fetch_user`) first."""
+        return await self.bot.create_dm(discord.Object(user_id))
 
     async def _send_private(self, row: GameRow, game: Game, played: Played) -> None:
         """Private events and secret panels. A panel in the same phase is updated in place
