@@ -11,6 +11,7 @@ Boards used below (rulings, "Characters"; colour letters R B G W):
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -158,9 +159,9 @@ def test_setup_is_secret_until_everyone_confirms():
         g.apply(1, "setup STR=5 AGI=2 FOR=4 CON=9 LUCK=3")
     assert "SMA=3" not in str(err.value)
     events = g.apply(1, "setup STR=10 AGI=6 FOR=5 CON=7 LUCK=8")
-    assert "@1 Malice set up: STR 5, AGI 2, FOR 4, SMA 3, CON 9 (total 23)." in texts(events)
+    assert "Malice (Player 1) set up: STR 5, AGI 2, FOR 4, SMA 3, CON 9 (total 23)." in texts(events)
     assert g.view(None)["fighters"][0]["board"][3]["value"] == 3
-    assert g.view(None)["order"] == ["@1 Malice", "@2 Mayhem"]   # lowest total first
+    assert g.view(None)["order"] == ["Malice (Player 1)", "Mayhem (Player 2)"]   # lowest total first
     assert g.stage == "declare" and g.actors() == [0]
 
 
@@ -215,7 +216,7 @@ def test_ability_attack_wins_on_equal():
     run(g, "@1 attack ability CON -> @2:CON")
     assert g.stage == "defend" and g.actors() == [1]          # step 3: only the defender acts
     events = run(g, "@2 defend none", "roll 7")
-    assert "CON 7 against @2:CON 7: the attack wins (needs equal or greater)" in texts(events)
+    assert "CON 7 against CON 7: the attack wins (needs equal or greater)" in texts(events)
     assert values(g, 1)["CON"] is None
     assert values(g, 0)["CON"] == 7                            # the attacking die keeps its roll
     last = g.view(None)["last_attack"]
@@ -254,11 +255,11 @@ def test_boosted_attack_loses_on_equal_and_assist_rerolls():
     start(g, MALICE, MAYHEM)
     run(g, "@1 attack boosted STR+AGI -> @2:LUCK", "@2 defend none")
     events = run(g, "roll 6")
-    assert "STR 6 + 2 = 8 against @2:LUCK 8: the attack fails (needs greater)" in texts(events)
+    assert "STR 6 + 2 = 8 against LUCK 8: the attack fails (needs greater)" in texts(events)
     assert g.stage == "assist_roll"                           # step 6: the assist re-rolls
     assert [d.label for d in g.chance().draws] == ["@1:AGI d6"]
     events = run(g, "roll 1")
-    assert "@1:AGI 3 → 1" in texts(events)
+    assert "AGI of Malice (Player 1) 3 → 1" in texts(events)
     assert values(g, 0)["STR"] == 6 and values(g, 0)["AGI"] == 1
     assert values(g, 1)["LUCK"] == 8
 
@@ -298,7 +299,7 @@ def test_complex_attack_equal_loses_and_attacker_chooses_the_discard():
     start(g, MALICE, MAYHEM)
     run(g, "@1 attack complex STR+FOR -> @2:STR", "@2 defend none")
     events = run(g, "roll 3 7")
-    assert "= 10 against @2:STR 10: the attack fails (needs greater)" in texts(events)
+    assert "= 10 against STR 10: the attack fails (needs greater)" in texts(events)
     assert g.stage == "discard" and g.actors() == [0]
     assert g.legal(0) == ["discard STR", "discard FOR"]
     assert g.timeout_move(0) == "discard STR"
@@ -419,7 +420,7 @@ def test_boosted_defense_adds_two_and_the_assist_rerolls():
     run(g, "@1 attack ability CON -> @2:CON")
     assert sorted(g.legal(1)) == ["defend boosted LUCK", "defend linked LUCK", "defend none"]
     events = run(g, "@2 defend boosted LUCK", "roll 8")
-    assert "@2:CON 7 + boosted LUCK 2 = 9: the attack fails" in texts(events)
+    assert "CON 7 + 2 (boosted defense from LUCK) = 9: the attack fails" in texts(events)
     assert [d.label for d in g.chance().draws] == ["@2:LUCK d10"]
     run(g, "roll 1")
     assert values(g, 1)["LUCK"] == 1 and values(g, 1)["CON"] == 7
@@ -431,7 +432,7 @@ def test_linked_defense_adds_the_linked_standing_value():
     start(g, MALICE, MAYHEM)
     run(g, "@1 attack boosted STR+AGI -> @2:CON", "@2 defend linked LUCK")
     events = run(g, "roll 8")
-    assert "STR 8 + 2 = 10 against @2:CON 7 + linked LUCK 8 = 15" in texts(events)
+    assert "STR 8 + 2 = 10 against CON 7 + 8 (linked defense from LUCK) = 15" in texts(events)
     assert [d.label for d in g.chance().draws] == ["@1:AGI d6", "@2:LUCK d10"]
     run(g, "roll 6 2")
     assert values(g, 0)["AGI"] == 6 and values(g, 1)["LUCK"] == 2
@@ -475,7 +476,7 @@ def test_cheap_shot_adds_four_once_per_combat():
         g.apply(0, "attack ability CON -> @2:CON")
     run(g, "@1 attack boosted STR+AGI -> @2:LUCK", "@2 defend none")
     events = run(g, "roll 5", "roll 3")
-    assert "STR 5 + 4 = 9 against @2:LUCK 8: the attack wins" in texts(events)
+    assert "STR 5 + 4 = 9 against LUCK 8: the attack wins" in texts(events)
     assert values(g, 1)["LUCK"] is None
     assert g.view(None)["last_attack"]["cheap_shot"] is True
     # @2's turn, then @1 again: Cheap Shot is spent.
@@ -638,8 +639,8 @@ def test_unable_to_attack_ends_the_combat_even_for_the_higher_total():
     assert "has no defense to declare" in texts(events)
     assert values(g, 1) == {"AGI": 1, "FOR": None, "SMA": 1, "CON": None, "LUCK": None}
     assert g.combats[0] == {"combat": 1, "winner": 0, "totals": [6, 2],
-                            "reason": "@1 Lucky Lou cannot attack; highest total 6"}
-    assert g.result == {"winners": [0], "reason": "@1 Lucky Lou won the combat"}
+                            "reason": "Lucky Lou (Player 1) cannot attack; highest total 6"}
+    assert g.result == {"winners": [0], "reason": "Lucky Lou (Player 1) won the combat", "ending": "knockout"}
 
 
 def test_unable_to_attack_after_an_attack():
@@ -651,10 +652,10 @@ def test_unable_to_attack_after_an_attack():
     # alone can attack nothing (no neighbour, Vex has no FOR left).
     run(g, "@1 attack complex AGI+CON+LUCK -> @2:CON", "@2 defend none", "roll 2 2 1",
         "@1 pass")
-    assert g.result == {"winners": [1], "reason": "@2 Madame Vex won the combat"}
+    assert g.result == {"winners": [1], "reason": "Madame Vex (Player 2) won the combat", "ending": "knockout"}
     combat = g.combats[0]
     assert combat["winner"] == 1 and combat["totals"] == [2, 30]     # 2 + 2 + 1 = 5 < CON 10
-    assert combat["reason"] == "@1 Lucky Lou cannot attack; highest total 30"
+    assert combat["reason"] == "Lucky Lou (Player 1) cannot attack; highest total 30"
 
 
 def stall(g):
@@ -687,7 +688,8 @@ def test_twenty_turns_each_then_totals():
     assert [f["turns"] for f in g.fighters] == [20, 20]
     # Both STR are 1 now: equal totals, a draw; with best_of 1 the game is a draw.
     assert g.combats[0]["reason"] == "20 turns each are over; equal highest totals (22)"
-    assert g.result == {"winners": [], "reason": "the combat ended with equal totals"}
+    assert g.result == {"winners": [], "reason": "the combat ended with equal totals",
+                        "ending": "round_limit"}
 
 
 def test_best_of_three_with_a_replayed_draw():
@@ -705,7 +707,7 @@ def test_best_of_three_with_a_replayed_draw():
     assert g.score == [1, 0] and g.combat == 3
     start(g, *win_boards)
     stall(g)
-    assert g.result == {"winners": [0], "reason": "@1 Malice won the match 2–0"}
+    assert g.result == {"winners": [0], "reason": "Malice (Player 1) won the match 2–0", "ending": "round_limit"}
     assert [c["winner"] for c in g.combats] == [None, 0, 0]
     assert g.view(None)["score"] == [1 + 1, 0]
 
@@ -717,7 +719,7 @@ def test_five_combats_without_a_match_winner_is_a_draw():
     for boards in (win_boards, draw_boards, draw_boards, draw_boards, draw_boards):
         start(g, *boards)
         stall(g)
-    assert g.result == {"winners": [], "reason": "no one won 2 combats in 5 (score 1–0)"}
+    assert g.result == {"winners": [], "reason": "no one won 2 combats in 5 (score 1–0)", "ending": "round_limit"}
     assert len(g.combats) == 5
 
 
@@ -727,7 +729,7 @@ def test_three_players_turn_order_and_any_opponent():
     g = new("Malice,Mayhem,The Accountant", players=3)
     assert g.view(None)["mode"] == "free-for-all" and g.turn_limit == 60
     start(g, MALICE, MAYHEM, "STR=1 AGI=1 FOR=1 SMA=2 CON=1 LUCK=1")   # 23, 36, 7
-    assert g.view(None)["order"] == ["@3 The Accountant", "@1 Malice", "@2 Mayhem"]
+    assert g.view(None)["order"] == ["The Accountant (Player 3)", "Malice (Player 1)", "Mayhem (Player 2)"]
     assert g.active == 2
     targets = {m.split("-> ")[1].split(":")[0] for m in g.legal(2) if "->" in m}
     assert targets == {"@1", "@2"}
@@ -752,9 +754,9 @@ def test_three_players_combat_ends_when_anyone_cannot_attack():
     for a in ("STR", "AGI", "FOR", "SMA"):
         g.fighters[0]["values"][a] = None                          # Malice: CON only
     run(g, "@3 attack ability CON -> @1:CON", "roll 9")
-    assert g.combats[0]["reason"] == "@1 Malice cannot attack; highest total 36"
+    assert g.combats[0]["reason"] == "Malice (Player 1) cannot attack; highest total 36"
     assert g.combats[0]["totals"] == [0, 36, 15]
-    assert g.result == {"winners": [1], "reason": "@2 Mayhem won the combat"}
+    assert g.result == {"winners": [1], "reason": "Mayhem (Player 2) won the combat", "ending": "knockout"}
 
 
 # --- Bosses & Minions -------------------------------------------------------------------------
@@ -780,13 +782,13 @@ def boss_game():
 def test_boss_game_sides_alternate_and_minions_take_turns_in_order():
     g = boss_game()
     assert g.view(None)["mode"] == "boss"
-    assert g.view(None)["order"] == ["Minions", "Boss Malice"]      # 15 against 53
+    assert g.view(None)["order"] == ["the Minions (Player 2)", "Boss Malice (Player 1)"]      # 15 against 53
     assert g.active == 1 and g.actors() == [1]
     targets = {m.split("-> ")[1].split(":")[0] for m in g.legal(1)}
     assert targets == {"@1"}                                        # Minions attack the Boss
     run(g, "@2 attack ability STR -> @1:STR", "@1 defend none", "roll 1")
     assert g.active == 0
-    with pytest.raises(AmbiguousMoveError, match="@2.1 \\(Mayhem\\), @2.2 \\(Knuckles\\)"):
+    with pytest.raises(AmbiguousMoveError, match="Mayhem \\(`@2.1`\\), Knuckles \\(`@2.2`\\)"):
         g.apply(0, "attack ability STR -> @2:STR")
     run(g, "@1 attack ability STR -> @2.2:STR", "@2 defend none", "roll 10")
     assert g.stage == "thick_skull" and g.actors() == [1]
@@ -816,7 +818,7 @@ def test_boss_loses_when_it_cannot_attack():
     g.fighters[2]["values"]["CON"] = None
     # A Minion's turn: hit the Boss's last die.
     run(g, "@2 attack boosted STR+AGI -> @1:CON", "roll 10", "roll 2")
-    assert g.result == {"winners": [1], "reason": "Minions won the combat"}
+    assert g.result == {"winners": [1], "reason": "the Minions (Player 2) won the combat", "ending": "knockout"}
     assert g.combats[0]["reason"] == "the Boss cannot attack"
 
 
@@ -840,7 +842,7 @@ def test_minions_lose_when_none_can_attack_and_unable_minions_are_skipped():
     assert g.result is None
     run(g, "@1 attack ability CON -> @2.2:CON", "roll 20", "@2 pass")
     assert g.combats[0]["reason"] == "no Minion can attack"
-    assert g.result == {"winners": [0], "reason": "Boss Malice won the combat"}
+    assert g.result == {"winners": [0], "reason": "Boss Malice (Player 1) won the combat", "ending": "knockout"}
 
 
 def test_boss_wipes_out_the_minions():
@@ -871,7 +873,8 @@ def test_boss_and_minions_unable_at_once_totals_decide():
     # The Boss's SMA meets no Smarts die; Mayhem's FOR and Knuckles' CON meet nothing.
     assert g.combats[0]["reason"] == "neither side can attack; equal highest totals (7)"
     assert g.combats[0]["totals"] == [7, 7]
-    assert g.result == {"winners": [], "reason": "the combat ended with equal totals"}
+    assert g.result == {"winners": [], "reason": "the combat ended with equal totals",
+                        "ending": "knockout"}
 
 
 def test_boss_resign_gives_the_other_side_the_match():
@@ -937,7 +940,7 @@ def test_public_view_keys_and_text():
     assert set(v) == {"kind", "title", "mode", "players", "best_of", "combat", "max_combats",
                       "score", "sides", "stage", "to_act", "prompt", "turn", "turn_limit",
                       "active", "order", "fighters", "attack", "last_attack", "combats",
-                      "result"}
+                      "result", "names", "boost", "armed", "attack_groups"}
     assert "you" in g.view(0) and "you" not in v
     f = v["fighters"][0]
     assert f["special"] == {"key": "cheap-shot", "name": "Cheap Shot", "used": False}
@@ -946,12 +949,14 @@ def test_public_view_keys_and_text():
     assert f["board"][0] == {"ability": "STR", "name": "Strength", "die": 8, "colour": "R",
                              "value": 5, "state": "standing"}
     assert v["attack"]["target"] == "@2:CON" and v["attack"]["assist"] == "AGI"
-    assert v["to_act"] == [1] and "defend CON" in v["prompt"]
+    assert v["to_act"] == [1] and "defense for CON" in v["prompt"]
     text = g.text(None)
     assert len(text) < 1500
-    assert "@1 Malice [Cheap Shot: ready] total 23" in text
+    assert "Malice (Player 1) [Cheap Shot: ready] total 23" in text
     assert "STR d8R 5 · AGI d6W 3" in text and "LUCK —" in text
-    assert "Attack: @1 boosted STR (+2 AGI) → @2:CON" in text
+    assert ("Attack: Malice (Player 1): boosted attack with STR (+2 from AGI) on CON of "
+            "Mayhem (Player 2)") in text
+    assert not re.search(r"(?<![\w<`])@[1-9]\b|\b[Pp]layer [1-9]\b(?!\))", text)
     json.dumps(v)
 
 

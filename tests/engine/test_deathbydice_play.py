@@ -49,9 +49,10 @@ def test_record_lou_vs_vex_short_combat():
     doubles, all three go, and Lou (STR, FOR) can attack nothing: the totals decide."""
     rec = load_record("lou_vs_vex_short_combat.json")
     g = records.replay(rec)
-    assert g.result == rec.result == {"winners": [1], "reason": "@2 Madame Vex won the combat"}
+    assert g.result == rec.result == {"winners": [1], "reason": "Madame Vex (Vex's player) won "
+                                      "the combat", "ending": "knockout"}
     assert g.combats == [{"combat": 1, "winner": 1, "totals": [6, 13],
-                          "reason": "@1 Lucky Lou cannot attack; highest total 13"}]
+                          "reason": "Lucky Lou (Lou's player) cannot attack; highest total 13"}]
     assert g.fighters[0]["values"] == {"STR": 4, "AGI": None, "FOR": 2, "CON": None,
                                        "LUCK": None}
     assert g.fighters[1]["values"] == {"AGI": 9, "FOR": None, "SMA": 2, "CON": 2,
@@ -123,8 +124,9 @@ def check_invariants(g, seen_gone: dict[str, set[str]], combat: int) -> None:
 
 def random_game(players: int, options: dict, seed: int, check_every: int = 1):
     rng = random.Random(seed)
-    g = G.new(players, options)
-    rec = Record(G.KIND, g.options, [f"p{i + 1}" for i in range(players)], seed)
+    names = [f"p{i + 1}" for i in range(players)]
+    g = G.new(players, options, names=names)
+    rec = Record(G.KIND, g.options, names, seed)
     seen_gone: dict[str, set[str]] = {}
     combat = g.combat
     for step in range(20000):

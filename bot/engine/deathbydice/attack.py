@@ -151,8 +151,8 @@ class AttackSequence:
             how += f", +{bonus} from {dice[1]}" + (" (Cheap Shot)" if cheap else "")
         tf = self.fighters[target]
         events = [Event(
-            f"{self.label(fi)} declares {names[kind]}: {how} against {self.label(target)} "
-            f"{ability} (standing {tf['values'][ability]}).", "attack",
+            f"{self.label(fi)} declares {names[kind]}: {how} against {ability} of "
+            f"{self.label(target)} (standing {tf['values'][ability]}).", "attack",
             data={"attacker": f["id"], "type": kind, "dice": attacking,
                   "assist": self.attack["assist"], "bonus": bonus,
                   "target": N.die_name(tf["id"], ability)})]
@@ -260,7 +260,7 @@ class AttackSequence:
                 f = self.fighters[fi]
                 a["rerolled"].append({"die": N.die_name(f["id"], d), "from": f["values"][d],
                                       "to": v})
-                parts.append(f"{f['id']}:{d} {f['values'][d]} → {v}")
+                parts.append(f"{d} of {self.label(fi)} {f['values'][d]} → {v}")
                 f["values"][d] = v
             ev = Event("Assisting dice re-rolled: " + ", ".join(parts) + ".", "reroll",
                        data={"rerolled": a["rerolled"]})
@@ -331,10 +331,10 @@ class AttackSequence:
             rolled += f" + {a['bonus']}"
         if len(a["rolls"]) > 1 or a["bonus"]:
             rolled += f" = {total}"
-        defence = f"{tf['id']}:{a['ability']} {target_value}"
+        defence = f"{a['ability']} {target_value}"
         if a["defense"]:
-            defence += (f" + {a['defense']['type']} {a['defense']['die']} "
-                        f"{a['defense']['bonus']} = {against}")
+            defence += (f" + {a['defense']['bonus']} ({a['defense']['type']} defense from "
+                        f"{a['defense']['die']}) = {against}")
         rule = "equal or greater" if a["type"] == "ability" else "greater"
         return [Event(f"{self.label(a['attacker'])} rolls {rolled} against {defence}: the "
                       f"attack {'wins' if won else 'fails'} (needs {rule}).", "result",

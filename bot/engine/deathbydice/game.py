@@ -25,14 +25,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, Ending, AmbiguousMoveError, Chance, Draw, Event, Game, IllegalMoveError,
-                    Option, OptionError, die)
+from ..core import (CHANCE, AmbiguousMoveError, Chance, Draw, Ending, Event, Game,
+                    IllegalMoveError, MoveText, Option, OptionError, die, join_names)
 from . import board as B
 from . import notation as N
 from .attack import AttackSequence
 from .data import MAX_COMBATS, ROSTER, ROSTER_NAMES, TURNS_EACH, find_character
 from .setup_phase import SecretSetup
 from .specials import Specials
+from .describe import describe_move
 from .view import board_text, build_view
 
 PLAYER_STAGES = ("setup", "declare", "defend", "loaded", "thick_skull", "discard", "rampage")
@@ -151,8 +152,18 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
         return self.fighters[fi]["id"]
 
     def label(self, fi: int) -> str:
+        """A character as people read it: "Malice (Ada)", "Boss Knuckles (Ada)". The fighter
+        id (`@2`, `@2.1`) is notation and stays in moves and records."""
         f = self.fighters[fi]
-        return f"{f['id']} {'Boss ' if f['role'] == 'boss' else ''}{f['character']}"
+        return f"{'Boss ' if f['role'] == 'boss' else ''}{f['character']} ({self.name(f['seat'])})"
+
+    def side_name(self, side: int) -> str:
+        """A side as people read it: its character in a duel; the Boss, or the Minions and
+        who runs them, in Bosses & Minions."""
+        members = self.sides[side]["fighters"]
+        if len(members) == 1:
+            return self.label(members[0])
+        return "the Minions (" + join_names([self.name(s) for s in self.sides[side]["seats"]]) + ")"
 
     def seat_fighters(self, seat: int) -> list[int]:
         return [i for i, f in enumerate(self.fighters) if f["seat"] == seat]
@@ -181,11 +192,12 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
             if len(mine) == 1:
                 return mine[0]
             raise AmbiguousMoveError(
-                f"Player {seat + 1} runs several characters; say which {what}: "
-                + ", ".join(f"{self.fid(i)} ({self.fighters[i]['character']})" for i in mine)
+                f"{self.name(seat)} runs several characters; say which {what}: "
+                + ", ".join(f"{self.fighters[i]['character']} (`{self.fid(i)}`)" for i in mine)
                 + ".")
         if sub >= len(mine):
-            raise IllegalMoveError(f"Player {seat + 1} has no character @{seat + 1}.{sub + 1}.")
+            raise IllegalMoveError(f"{self.name(seat)} has no character number {sub + 1} "
+                                   f"(`@{seat + 1}.{sub + 1}`).")
         return mine[sub]
 
     # --- whose move ---------------------------------------------------------------------------
@@ -290,7 +302,8 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
     def next_turn(self) -> list[Event]:
         self.armed = None
         if self.turn >= self.turn_limit:
-            return self.end_combat(*self.by_totals(f"{TURNS_EACH} turns each are over"))
+            return self.end_combat(*self.by_totals(f"{TURNS_EACH} turns each are over"),
+                                   ending=Ending.ROUND_LIMIT)
         self.turn += 1
         side = self.side_order[(self.turn - 1) % len(self.side_order)]
         members = self.sides[side]["fighters"]
@@ -318,7 +331,7 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
             # real reason rather than "neither side can attack".
             for side, name in ((1, "the Minions have"), (0, "the Boss has")):
                 if not any(B.standing(self.fighters[fi]) for fi in self.sides[side]["fighters"]):
-                    return 1 - side, f"{name} no dice left"
+                    return 1 - side, f"{name} no dice left"  # (KNOCKOUT, end_combat's default)
             boss_can = any(self.can_attack(fi) for fi in self.sides[0]["fighters"])
             minions_can = any(self.can_attack(fi) for fi in self.sides[1]["fighters"])
             if not boss_can and not minions_can:
@@ -342,7 +355,11 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
             return top[0], f"{reason}; highest total {best}"
         return None, f"{reason}; equal highest totals ({best})"
 
-    def end_combat(self, winner: int | None, reason: str) -> list[Event]:
+    def end_combat(self, winner: int | None, reason: str,
+                   ending: str = Ending.KNOCKOUT) -> list[Event]:
+        """A combat is over: by a knock-out (someone cannot attack: their dice are beaten),
+        or by the turn limit (`ending=ROUND_LIMIT`). The match's ending is its last combat's;
+        five combats without a match winner end on the round limit."""
         totals = self.side_totals()
         self.combats.append({"combat": self.combat, "winner": winner, "totals": totals,
                              "reason": reason})
@@ -351,8 +368,8 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
         self.stage = "between"
         self.active = None
         self.attack = None
-        sums = ", ".join(f"{s['name']} {t}" for s, t in zip(self.sides, totals))
-        verdict = f"{self.sides[winner]['name']} wins it" if winner is not None else "a draw"
+        sums = ", ".join(f"{self.side_name(s)} {t}" for s, t in enumerate(totals))
+        verdict = f"{self.side_name(winner)} wins it" if winner is not None else "a draw"
         events = [Event(f"Combat {self.combat} is over ({reason}): {verdict}. Totals: {sums}.",
                         "combat_over", data=self.combats[-1])]
         need = 1 if self.options["best_of"] == 1 else 2
@@ -365,12 +382,12 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
             else:
                 what = f"the match with {self.score[winner]} combats (score {score})"
             events.append(self.finish(self.sides[winner]["seats"],
-                                      f"{self.sides[winner]['name']} won {what}"))
+                                      f"{self.side_name(winner)} won {what}", ending))
         elif self.options["best_of"] == 1:
-            events.append(self.finish([], "the combat ended with equal totals"))
+            events.append(self.finish([], "the combat ended with equal totals", ending))
         elif self.combat >= MAX_COMBATS:
             events.append(self.finish([], f"no one won 2 combats in {MAX_COMBATS} "
-                                          f"(score {score})"))
+                                          f"(score {score})", Ending.ROUND_LIMIT))
         else:
             events += self.new_combat()
         return events
@@ -410,13 +427,17 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
         if self.boss_mode:
             side = 0 if player == 0 else 1
             what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
-            reason = f"{self.name(player)} {what} for the {self.sides[side]['name']}"
+            role = "the Boss" if side == 0 else "the Minions"
+            reason = f"{self.name(player)} {what} for {role}"
             return [self.finish(self.sides[1 - side]["seats"], reason, ending)]
         return super().resign(player, ending)
 
     # --- views --------------------------------------------------------------------------------
     def _phase(self) -> str:
         return self.stage
+
+    def _describe(self, move: str, seat: int) -> MoveText:
+        return describe_move(self, move, seat)
 
     def view(self, player: int | None) -> dict[str, Any]:
         return build_view(self, player)

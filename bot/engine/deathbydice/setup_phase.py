@@ -30,7 +30,7 @@ class SecretSetup:
         else:
             raise AmbiguousMoveError(
                 "You run several characters still to set up; start with which one: "
-                + ", ".join(f"`setup {self.fid(i)} ...` ({self.fighters[i]['character']})"
+                + ", ".join(f"{self.fighters[i]['character']} (`setup {self.fid(i)} ...`)"
                             for i in waiting) + ".")
         f = self.fighters[fi]
         if f["arranged"] is not None:
@@ -101,16 +101,16 @@ class SecretSetup:
                 f["values"] = {a: None for a in f["dice"]}
             self.stage = "setup_roll"
             events.append(Event(
-                "Equal totals (" + ", ".join(f"{s['name']} {t}" for s, t in
-                                             zip(self.sides, totals))
+                "Equal totals (" + ", ".join(f"{self.side_name(s)} {t}"
+                                             for s, t in enumerate(totals))
                 + "): everyone re-rolls all their dice and sets up again.", "setup_tie",
                 data={"totals": totals}))
             return events
         self.side_order = sorted(range(len(self.sides)), key=lambda s: totals[s])
         first = self.side_order[0]
         events.append(Event(
-            f"{self.sides[first]['name']} goes first (lowest total {totals[first]}). Order: "
-            + ", ".join(self.sides[s]["name"] for s in self.side_order) + ".", "order",
+            f"{self.side_name(first)} goes first (lowest total {totals[first]}). Order: "
+            + ", ".join(self.side_name(s) for s in self.side_order) + ".", "order",
             data={"order": self.side_order, "totals": totals}))
         self.turn = 0
         over = self.combat_over()

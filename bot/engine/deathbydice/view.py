@@ -43,8 +43,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..core import join_names
 from . import board as B
-from .data import ABILITIES, ABILITY_NAMES, MAX_COMBATS, SPECIAL_TABLE
+from .data import ABILITIES, ABILITY_NAMES, CHEAP_SHOT_BOOST, MAX_COMBATS, SPECIAL_TABLE
+from .describe import attack_groups, boost_now
 
 if TYPE_CHECKING:
     from .game import DeathByDice
@@ -57,7 +59,9 @@ def attack_summary(g: "DeathByDice", a: dict[str, Any] | None) -> dict[str, Any]
         return None
     tid = g.fid(a["target"])
     return {
-        "attacker": g.fid(a["attacker"]), "type": a["type"], "dice": list(a["dice"]),
+        "attacker": g.fid(a["attacker"]), "attacker_label": g.label(a["attacker"]),
+        "target_label": g.label(a["target"]), "ability": a["ability"],
+        "type": a["type"], "dice": list(a["dice"]),
         "assist": a["assist"], "bonus": a["bonus"], "cheap_shot": a["cheap_shot"],
         "rampage": a["rampage"], "target": f"{tid}:{a['ability']}",
         "misdirected_from": f"{tid}:{a['misdirected_from']}" if a["misdirected_from"] else None,
@@ -72,14 +76,15 @@ def attack_summary(g: "DeathByDice", a: dict[str, Any] | None) -> dict[str, Any]
 
 
 def prompt(g: "DeathByDice") -> str:
+    """What is awaited now, in words (characters by name, no notation)."""
     if g.result is not None:
         return "The match is over."
     st = g.stage
     if st == "setup_roll":
         return "Rolling the set-up dice (secret)."
     if st == "setup":
-        waiting = [f["id"] for f in g.fighters if f["arranged"] is None]
-        return "Waiting for secret set-ups: " + ", ".join(waiting) + "."
+        waiting = [g.label(i) for i, f in enumerate(g.fighters) if f["arranged"] is None]
+        return "Waiting for secret set-ups: " + join_names(waiting) + "."
     if st in ("attack_roll", "loaded_roll", "skull_roll", "assist_roll"):
         return {"attack_roll": "Rolling the attack.", "loaded_roll": "Re-rolling (Loaded Dice).",
                 "skull_roll": "Re-rolling (Thick Skull).",
@@ -87,30 +92,30 @@ def prompt(g: "DeathByDice") -> str:
     who = g.label(g.active) if g.active is not None else ""
     if st == "declare":
         extra = {"rampage": " (Rampage: one Ability Attack)",
-                 "cheap-shot": " (Cheap Shot: a Boosted Ability Attack, +4)"}.get(g.armed or "",
-                                                                                 "")
+                 "cheap-shot": f" (Cheap Shot: a Boosted Ability Attack, +{CHEAP_SHOT_BOOST})"
+                 }.get(g.armed or "", "")
         return f"{who}: declare an attack{extra}."
     a = g.attack
     if st == "defend":
-        return (f"{g.label(a['target'])}: defend {a['ability']} — `defend none`, "
-                "`defend boosted X` or `defend linked X`"
-                + (" or `special misdirection X`" if g.misdirection_moves() else "") + ".")
+        value = g.fighters[a["target"]]["values"][a["ability"]]
+        return (f"{g.label(a['target'])}: choose a defense for {a['ability']} (standing "
+                f"{value})" + (", or Misdirection" if g.misdirection_moves() else "") + ".")
     if st == "loaded":
-        return f"{who}: `special loaded-dice X` to re-roll an attacking die, or `pass`."
+        return f"{who}: re-roll one attacking die with Loaded Dice, or keep the roll."
     if st == "thick_skull":
-        return (f"{g.label(a['target'])}: `special thick-skull` to re-roll {a['ability']} "
-                "instead of discarding it, or `pass`.")
+        return (f"{g.label(a['target'])}: Thick Skull re-rolls {a['ability']} instead of "
+                "discarding it; use it or let the die go.")
     if st == "discard":
-        return f"{who}: choose the dice to discard (`discard ...`)."
+        return f"{who}: choose the dice to discard."
     if st == "rampage":
-        return f"{who}: `special rampage` for one extra Ability Attack, or `pass`."
+        return f"{who}: Rampage for one extra Ability Attack, or end the turn."
     return ""
 
 
 def build_view(g: "DeathByDice", player: int | None) -> dict[str, Any]:
     secret = g.stage in SECRET_STAGES and g.result is None
     fighters = []
-    for f in g.fighters:
+    for fi, f in enumerate(g.fighters):
         cells = []
         for a in ABILITIES:
             size = f["dice"].get(a)
@@ -127,13 +132,14 @@ def build_view(g: "DeathByDice", player: int | None) -> dict[str, Any]:
                           "colour": f["colours"].get(a), "value": value, "state": state})
         fighters.append({
             "id": f["id"], "seat": f["seat"], "side": f["side"], "character": f["character"],
+            "player": g.name(f["seat"]), "label": g.label(fi),
             "role": f["role"],
             "special": {"key": f["special"], "name": SPECIAL_TABLE[f["special"]][0],
                         "used": f["special_used"]},
             "ready": (f["arranged"] is not None) if g.stage == "setup" else None,
             "turns": f["turns"], "total": None if secret else B.total(f), "board": cells})
     totals = None if secret else g.side_totals()
-    sides = [{"name": s["name"], "seats": list(s["seats"]),
+    sides = [{"name": g.side_name(i), "seats": list(s["seats"]),
               "fighters": [g.fid(fi) for fi in s["fighters"]], "wins": g.score[i],
               "total": totals[i] if totals else None} for i, s in enumerate(g.sides)]
     mode = g.options["mode"] if g.options["mode"] == "boss" or g.players == 2 else "free-for-all"
@@ -141,14 +147,18 @@ def build_view(g: "DeathByDice", player: int | None) -> dict[str, Any]:
         "kind": g.KIND, "title": g.TITLE, "mode": mode, "players": g.players,
         "best_of": g.options["best_of"], "combat": g.combat,
         "max_combats": 1 if g.options["best_of"] == 1 else MAX_COMBATS,
-        "score": list(g.score), "sides": sides, "stage": g.stage,
+        "score": list(g.score), "sides": sides, "stage": g.stage, "names": list(g.names),
         "to_act": list(g.actors()), "prompt": prompt(g), "turn": g.turn,
         "turn_limit": g.turn_limit,
         "active": g.fid(g.active) if g.active is not None and g.stage not in SECRET_STAGES
         else None,
-        "order": [g.sides[s]["name"] for s in g.side_order], "fighters": fighters,
+        "order": [g.side_name(s) for s in g.side_order], "fighters": fighters,
         "attack": attack_summary(g, g.attack), "last_attack": attack_summary(g, g.last_attack),
         "combats": [dict(c) for c in g.combats], "result": g.result,
+        # What a Boosted Ability Attack adds now (+4 while Cheap Shot is declared), the
+        # special a turn is armed with, and the attacker's choices grouped by type and dice.
+        "boost": boost_now(g), "armed": g.armed,
+        "attack_groups": attack_groups(g) if g.stage == "declare" else [],
     }
     if player is not None:
         mine = g.seat_fighters(player)
@@ -174,16 +184,24 @@ def _cell(c: dict[str, Any]) -> str:
     return f"{c['ability']} d{c['die']}{c['colour']} {shown}"
 
 
-def _attack_line(a: dict[str, Any]) -> str:
-    dice = "+".join(a["dice"]) + (f" (+{a['bonus']} {a['assist']})" if a["assist"] else "")
-    line = f"{a['attacker']} {a['type']} {dice} → {a['target']}"
+def _attack_line(a: dict[str, Any], labels: dict[str, str]) -> str:
+    dice = "+".join(a["dice"]) + (f" (+{a['bonus']} from {a['assist']})" if a["assist"] else "")
+    line = (f"{a['attacker_label']}: {a['type']} attack with {dice} on {a['ability']} of "
+            f"{a['target_label']}")
     if a["defense"]:
-        line += f", {a['defense']['type']} defense {a['defense']['die']} +{a['defense']['bonus']}"
+        line += (f", {a['defense']['type']} defense from {a['defense']['die']} "
+                 f"+{a['defense']['bonus']}")
     if a["result"]:
-        line += f": {a['total']} vs {a['against']}, {a['result']}"
+        line += f": {a['total']} against {a['against']}, {a['result']}"
     if a["discarded"]:
-        line += "; discarded " + ", ".join(d["die"] for d in a["discarded"])
+        line += "; discarded " + ", ".join(_die_words(d["die"], labels) for d in a["discarded"])
     return line
+
+
+def _die_words(ref: str, labels: dict[str, str]) -> str:
+    """`@2:CON` (a die as events' data name it) -> "CON of Mayhem (Bob)"."""
+    fid, _, ability = ref.partition(":")
+    return f"{ability} of {labels.get(fid, fid)}"
 
 
 def board_text(v: dict[str, Any]) -> str:
@@ -192,12 +210,12 @@ def board_text(v: dict[str, Any]) -> str:
     if v["turn"]:
         head += f" · turn {v['turn']}/{v['turn_limit']}"
     lines = [head]
+    labels = {f["id"]: f["label"] for f in v["fighters"]}
     for f in v["fighters"]:
         used = "used" if f["special"]["used"] else "ready"
         total = f" total {f['total']}" if f["total"] is not None else ""
         ready = " (set up)" if f["ready"] else ""
-        lines.append(f"{f['id']} {'Boss ' if f['role'] == 'boss' else ''}{f['character']}"
-                     f" [{f['special']['name']}: {used}]{total}{ready}")
+        lines.append(f"{f['label']} [{f['special']['name']}: {used}]{total}{ready}")
         lines.append("  " + " · ".join(_cell(c) for c in f["board"]))
     you = v.get("you")
     for s in (you or {}).get("setup", []):
@@ -206,11 +224,12 @@ def board_text(v: dict[str, Any]) -> str:
             placed = ""
             if s["arranged"]:
                 placed = " — placed " + " ".join(f"{a}={v}" for a, v in s["arranged"].items())
-            lines.append(f"Your roll for {s['fighter']}: {rolled}{placed}")
+            lines.append(f"Your roll for {labels.get(s['fighter'], s['character'])}: "
+                         f"{rolled}{placed}")
     if v["attack"]:
-        lines.append("Attack: " + _attack_line(v["attack"]))
+        lines.append("Attack: " + _attack_line(v["attack"], labels))
     elif v["last_attack"]:
-        lines.append("Last attack: " + _attack_line(v["last_attack"]))
+        lines.append("Last attack: " + _attack_line(v["last_attack"], labels))
     if v["result"]:
         lines.append("Over: " + v["result"]["reason"])
     else:
