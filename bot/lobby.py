@@ -23,6 +23,13 @@ log = logging.getLogger(__name__)
 
 CHALLENGE_SECONDS = 600
 
+JOIN_REFUSALS = {"closed": "This challenge is no longer open.",
+                 "already": "You are already at this table.",
+                 "full": "This table is full."}
+LEAVE_REFUSALS = {"closed": "This challenge is no longer open.",
+                  "host": "The host can't leave; cancel the table instead.",
+                  "absent": "You have not joined this table."}
+
 
 def describe_options(kind: str, options: dict[str, Any]) -> str:
     """The options that differ from the defaults, for the challenge message."""
@@ -75,9 +82,7 @@ class Lobby:
                                              players or cls.MAX_PLAYERS)
         cid = await self.store.create_challenge(
             kind, interaction.guild_id, home.id, host.id, [opponent.id] if opponent else [],
-            options, low, high, time.time() + CHALLENGE_SECONDS)
-        if note:
-            await self.store.update_challenge(cid, note=note)
+            options, low, high, time.time() + CHALLENGE_SECONDS, note=note or None)
         ch = await self.store.get_challenge(cid)
         await interaction.response.send_message(self.challenge_text(ch), view=self.buttons(ch),
                                                 allowed_mentions=discord.AllowedMentions(
@@ -124,25 +129,20 @@ class Lobby:
             if user.id not in ch["invited"]:
                 raise RuleError(f"This challenge is for <@{ch['invited'][0]}>; start your own "
                                 "with the game's `challenge` command.")
-            ch["joined"] = ch["joined"] + [user.id]
-            await self._start(interaction, ch)
+            await self._start(interaction, ch, accepting=user.id)
         elif action == "join":
             if user.bot:
                 raise RuleError("Bots don't play dice.")
-            if user.id in ch["joined"]:
-                raise RuleError("You are already at this table.")
-            if len(ch["joined"]) >= ch["max_players"]:
-                raise RuleError("This table is full.")
-            ch["joined"] = ch["joined"] + [user.id]
-            await self.store.update_challenge(cid, joined=ch["joined"])
+            # One atomic step in the store: twenty simultaneous clicks are each stored or
+            # refused, never lost to a read-modify-write of the list.
+            outcome, ch = await self.store.join_challenge(cid, user.id)
+            if outcome != "joined":
+                raise RuleError(JOIN_REFUSALS[outcome])
             await interaction.response.edit_message(content=self.challenge_text(ch))
         elif action == "leave":
-            if user.id == ch["host_id"]:
-                raise RuleError("The host can't leave; cancel the table instead.")
-            if user.id not in ch["joined"]:
-                raise RuleError("You have not joined this table.")
-            ch["joined"] = [u for u in ch["joined"] if u != user.id]
-            await self.store.update_challenge(cid, joined=ch["joined"])
+            outcome, ch = await self.store.leave_challenge(cid, user.id)
+            if outcome != "left":
+                raise RuleError(LEAVE_REFUSALS[outcome])
             await interaction.response.edit_message(content=self.challenge_text(ch))
         elif action == "start":
             if user.id != ch["host_id"]:
@@ -160,10 +160,16 @@ class Lobby:
         await interaction.response.edit_message(content=self.challenge_text(ch) + "\n" + note,
                                                 view=None)
 
-    async def _start(self, interaction: discord.Interaction, ch: dict[str, Any]) -> None:
+    async def _start(self, interaction: discord.Interaction, ch: dict[str, Any],
+                     accepting: int | None = None) -> None:
         # Claim first: a double click, or Accept racing Cancel, starts at most one game.
         if not await self.store.claim_challenge(ch["id"], "open", "starting"):
             raise RuleError("This challenge is no longer open.")
+        # Read the table again now that nobody can join or leave it any more: a Join that
+        # landed between the host's click and the claim plays too.
+        ch = await self.store.get_challenge(ch["id"]) or ch
+        if accepting is not None and accepting not in ch["joined"]:
+            ch["joined"] = ch["joined"] + [accepting]
         await interaction.response.defer()
         title = load(ch["kind"]).TITLE
         channel = self.bot.get_channel(ch["channel_id"]) or await self.bot.fetch_channel(

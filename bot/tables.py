@@ -1,13 +1,21 @@
 """The table manager: the one path every move takes, and the timers that keep games moving.
 
-play() = load the game, apply the move under the game's lock, roll any dice the engine asks
-for from the game's secret seed, commit state + record entries in one transaction, re-arm the
-timer, then hand the result to the game's listener (its cog) to publish. Moves name the state
-version they were made against, so a stale or double click is refused instead of applied twice.
+play() = read the game row once, apply the move, roll any dice the engine asks for from the
+game's secret seed, commit state + record entries + an outbox row in one transaction (only if
+the game is still at the version that was read: compare-and-set through the database, so several
+processes can share games), then hand the result to the game's listener (its cog) to publish and
+delete the outbox row. Moves name the state version they were made against, so a stale or double
+click is refused instead of applied twice; a move that lost a race it was not stale for (another
+seat's secret choice, a typed move) is tried again on the new state.
+
+Timers: one scheduler task per process sleeps until the earliest `due_at` in the database (a
+turn's half-time reminder or its deadline), claims what is due with a lease so exactly one
+process acts on it, and also replays publishing that a crashed process never finished.
 """
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -18,7 +26,7 @@ from typing import Any, Awaitable, Callable, Protocol
 
 from .engine import load
 from .engine.core import CHANCE, Chance, Event, Game, IllegalMoveError, RuleError
-from .store import Entry, GameRow, StaleVersion, Store
+from .store import Entry, GameRow, OutboxItem, StaleVersion, Store, due_time
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +58,7 @@ class Played:
     events: list[Event] = field(default_factory=list)
     cause: str = "move"          # move | timeout | resign | start | vote | abort
     by: int | None = None        # the user whose action this was (None: a timer, the bot)
+    replayed: bool = False       # published again from the outbox after a crash
 
     @property
     def finished(self) -> bool:
@@ -91,6 +100,15 @@ def chance_rng(seed: str, version: int, purpose: str = "roll") -> random.Random:
 
 
 class Tables:
+    # How long a claimed deadline or lost publish belongs to the process that claimed it; if
+    # that process dies mid-way, another takes it over after this.
+    LEASE = 60.0
+    # The scheduler looks again at least this often: another process may have added an earlier
+    # deadline, or died holding one.
+    POLL = 30.0
+    # A move that lost a race it was not stale for is tried this many times.
+    RETRIES = 8
+
     def __init__(self, store: Store, *, turn_timer: int = 3600,
                  clock: Callable[[], float] = time.time,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep):
@@ -100,8 +118,13 @@ class Tables:
         self.sleep = sleep
         self.listeners: dict[str, Listener] = {}
         self.quiet = QuietListener()
+        # Only spares this process's own double clicks a wasted apply: correctness comes from
+        # the version compare-and-set in the database, which holds across processes.
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._timers: dict[int, asyncio.Task] = {}
+        self._armed: set[int] = set()      # games with a deadline, as far as this process knows
+        self._scheduler: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._next_at: float | None = None  # when the scheduler will look next
 
     def listener(self, kind: str) -> Listener:
         return self.listeners.get(kind, self.quiet)
@@ -117,13 +140,16 @@ class Tables:
         cls = load(kind)
         game = cls.new(len(players), options, names=names)
         seed = secrets.token_hex(16)
+        now = self.clock()
         row = GameRow(0, kind, guild_id, channel_id, thread_id, list(players), game.options,
-                      seed, {}, 0, "active", None, None, False, dict(extra or {}), 0.0, 0.0)
+                      seed, {}, 0, "active", None, None, False, dict(extra or {}), now, now)
         entries, events, deadline, deadline_kind = self._advance(row, game, [])
         gid = await self.store.create_game(kind, guild_id, channel_id, thread_id, players,
                                            game.options, seed, game.to_json(), entries, extra,
-                                           deadline, deadline_kind, now=self.clock())
-        row = await self.store.get_game(gid)
+                                           deadline, deadline_kind, now=now, outbox=publish)
+        row.id, row.state, row.version = gid, game.to_json(), len(entries)
+        row.deadline, row.deadline_kind = deadline, deadline_kind
+        row.timer_start = now if deadline is not None else None
         played = Played(row, game, entries, events, "start")
         self._arm(row)
         if publish:
@@ -143,21 +169,35 @@ class Tables:
         """Apply `move` for the player `user_id` (or an explicit `actor`: a seat or CHANCE).
         RuleError (state unchanged) when the rules, the version or the seat say no."""
         async with self.lock(game_id):
-            row, game = await self.load(game_id)
-            if row.status != "active":
-                raise GameClosed(f"Game #{game_id} is over.")
-            if actor is None:
-                actor = row.seat_of(user_id)
-                if actor is None:
-                    raise NotAPlayer("You are not playing in this game.")
-            await self._check_version(row, actor, version)
-            waiting = set(game.actors())
-            if move.startswith("timeout"):
-                raise IllegalMoveError("Only the referee's clock can run out a player's time.")
-            events = game.table_move(actor, move)
-            first = [Entry(actor, move, [e.to_json() for e in events])]
-            played = await self._commit(row, game, first, events, cause, waiting)
-            played.by = by
+            for attempt in range(self.RETRIES):
+                row, game = await self.load(game_id)
+                if row.status != "active":
+                    raise GameClosed(f"Game #{game_id} is over.")
+                seat = actor
+                if seat is None:
+                    seat = row.seat_of(user_id)
+                    if seat is None:
+                        raise NotAPlayer("You are not playing in this game.")
+                await self._check_version(row, seat, version)
+                if move.startswith("timeout"):
+                    raise IllegalMoveError("Only the referee's clock can run out a player's "
+                                           "time.")
+                waiting = set(game.actors())
+                events = game.table_move(seat, move)
+                first = [Entry(seat, move, [e.to_json() for e in events])]
+                try:
+                    played = await self._commit(row, game, first, events, cause, waiting, by)
+                    break
+                except StaleMove:
+                    # A public button named the version that just went by: truly stale.
+                    if isinstance(version, int) or (isinstance(version, str)
+                                                    and version.isdigit()):
+                        raise
+                    # Another seat's move (or another process) got in first: try again on the
+                    # new state; the rules or the panel's own version decide then.
+                    await asyncio.sleep(0.005 * attempt)
+            else:
+                raise StaleMove(STALE_TEXT)
         await self._publish(played)
         return played
 
@@ -179,13 +219,15 @@ class Tables:
                                by=user_id)
 
     async def abort(self, game_id: int) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.store.get_game(game_id)
-            if row is None or row.status != "active":
-                raise GameClosed(f"Game #{game_id} is not running.")
-            await self.store.set_status(game_id, "aborted")
-            self._cancel(game_id)
-            row.status = "aborted"
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "active":
+            raise GameClosed(f"Game #{game_id} is not running.")
+        # Compare-and-set on the status: of two aborts at once, one does it.
+        if not await self.store.set_status(game_id, "aborted", now=self.clock()):
+            raise GameClosed(f"Game #{game_id} is not running.")
+        self._cancel(game_id)
+        row.status = "aborted"
+        row.deadline = None
         return row
 
     def _advance(self, row: GameRow, game: Game, entries: list[Entry],
@@ -219,7 +261,7 @@ class Tables:
         return entries, events, self.clock() + seconds, "turn"
 
     async def _commit(self, row: GameRow, game: Game, entries: list[Entry], events: list[Event],
-                      cause: str, waiting: set | None = None) -> Played:
+                      cause: str, waiting: set | None = None, by: int | None = None) -> Played:
         entries, more, deadline, deadline_kind = self._advance(row, game, entries, waiting)
         events = events + more
         outcome = game.outcome()
@@ -230,14 +272,23 @@ class Tables:
             results = {uid: ("draw" if outcome.draw else
                              "win" if seat in outcome.winners else "loss")
                        for seat, uid in enumerate(row.players)}
+        now = self.clock()
+        state = game.to_json()
         try:
-            await self.store.commit_move(row.id, row.version, entries, game.to_json(), status,
-                                         deadline, deadline_kind, results, now=self.clock())
+            version = await self.store.commit_move(
+                row.id, row.version, entries, state, status, deadline, deadline_kind, results,
+                now=now, cause=cause, by=by, row=row)
         except StaleVersion:
             raise StaleMove(STALE_TEXT) from None
-        row = await self.store.get_game(row.id)
-        self._arm(row)
-        return Played(row, game, entries, events, cause)
+        # The row after the commit, without reading it again: the same rules as the UPDATE.
+        same_clock = deadline == row.deadline
+        new = dataclasses.replace(
+            row, state=state, version=version, status=status, deadline=deadline,
+            deadline_kind=deadline_kind, updated_at=now,
+            reminded=row.reminded if same_clock else False,
+            timer_start=row.timer_start if same_clock else now)
+        self._arm(new)
+        return Played(new, game, entries, events, cause, by)
 
     async def _publish(self, played: Played) -> None:
         # The move is committed whatever happens here: a failed message must not turn a
@@ -247,37 +298,106 @@ class Tables:
         except Exception:
             log.exception("publishing game %s version %s failed", played.row.id,
                           played.row.version)
+        # Done, or failed in a way a repeat would not mend: only a crash leaves it to replay.
+        try:
+            await self.store.published(played.row.id, played.row.version)
+        except Exception:
+            log.exception("game %s: could not mark version %s published", played.row.id,
+                          played.row.version)
+
+    async def replay_outbox(self) -> int:
+        """Publish again what a crashed process committed but never confirmed publishing (the
+        listener's publish tolerates a repeat). Returns how many were published."""
+        done = 0
+        for item in await self.store.claim_outbox(self.clock(), self.LEASE):
+            try:
+                if await self._replay(item):
+                    done += 1
+            except Exception:
+                log.exception("replaying the publishing of game %s version %s failed",
+                              item.game_id, item.version)
+        return done
+
+    async def _replay(self, item: OutboxItem) -> bool:
+        row = await self.store.get_game(item.game_id)
+        if row is None or row.version != item.version:
+            # A later move exists: its own outbox row (or its publish) shows the newer state.
+            await self.store.drop_outbox(item.id)
+            return False
+        game = load(row.kind).from_json(row.state)
+        events = [Event.from_json(e) for entry in item.entries for e in entry.events]
+        played = Played(row, game, item.entries, events, item.cause, item.by, replayed=True)
+        log.info("game %s: publishing version %s again after a restart", row.id, row.version)
+        await self._publish(played)
+        return True
 
     # timers --------------------------------------------------------------------------------------
     def _cancel(self, game_id: int) -> None:
-        task = self._timers.pop(game_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self._armed.discard(game_id)
 
     def _arm(self, row: GameRow) -> None:
-        self._cancel(row.id)
+        """Tell the scheduler about the game's (new) deadline."""
         if row.status != "active" or row.deadline is None:
+            self._armed.discard(row.id)
             return
-        self._timers[row.id] = asyncio.get_running_loop().create_task(
-            self._run_timer(row.id, row.version), name=f"referee-timer-{row.id}")
+        self._armed.add(row.id)
+        due = due_time(row.deadline, row.deadline_kind, row.reminded,
+                       row.timer_start if row.timer_start is not None else row.updated_at)
+        self._ensure_scheduler()
+        if due is not None and (self._next_at is None or due < self._next_at):
+            self._wake.set()
 
     def armed(self) -> set[int]:
-        return {gid for gid, t in self._timers.items() if not t.done()}
+        """The games whose timers this process knows of (it acts on any game's that is due)."""
+        return set(self._armed)
 
-    async def _run_timer(self, game_id: int, version: int) -> None:
-        try:
-            while True:
-                row = await self.store.get_game(game_id)
-                if row is None or row.version != version or row.deadline is None:
-                    return
-                due = self.reminder_time(row) if not row.reminded else row.deadline
-                await self.sleep(max(0.0, due - self.clock()))
-                if await self.tick(game_id, version) == "done":
-                    return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("timer of game %s failed", game_id)
+    def _ensure_scheduler(self) -> None:
+        if self._scheduler is None or self._scheduler.done():
+            self._scheduler = asyncio.get_running_loop().create_task(
+                self._schedule(), name="referee-scheduler")
+
+    async def _schedule(self) -> None:
+        """The one timer task: sleep until the earliest due time (or a wake-up from a commit
+        with an earlier one), then do what is due."""
+        while True:
+            try:
+                self._wake.clear()
+                nxt = await self.store.next_due()
+                now = self.clock()
+                delay = self.POLL if nxt is None else min(self.POLL, max(0.0, nxt - now))
+                self._next_at = now + delay
+                sleeper = asyncio.ensure_future(self.sleep(delay))
+                waker = asyncio.ensure_future(self._wake.wait())
+                try:
+                    await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    sleeper.cancel()
+                    waker.cancel()
+                self._next_at = None
+                await self.run_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the scheduler failed; trying again")
+                await asyncio.sleep(1)
+
+    async def run_due(self) -> int:
+        """Claim and do everything due now (deadlines, reminders, lost publishing); how many
+        games were handled. Each due item is claimed by exactly one process."""
+        handled = 0
+        while True:
+            claimed = await self.store.claim_due(self.clock(), self.LEASE)
+            for gid, version in claimed:
+                try:
+                    if await self.tick(gid, version) != "done":
+                        await self.store.reschedule(gid, version)
+                except Exception:
+                    log.exception("timer of game %s failed", gid)
+                handled += 1
+            if len(claimed) < 100:
+                break
+        await self.replay_outbox()
+        return handled
 
     @staticmethod
     def reminder_time(row: GameRow) -> float:
@@ -295,16 +415,19 @@ class Tables:
         if now >= row.deadline:
             await self.expire(game_id, row.version)
             return "done"
-        if not row.reminded and now >= self.reminder_time(row) and row.deadline_kind == "turn":
-            await self.store.mark_reminded(game_id)
-            row, game = await self.load(game_id)
+        if not row.reminded and now >= self.reminder_time(row):
+            # Compare-and-set: of several processes, one marks it and sends the reminder.
+            if not await self.store.mark_reminded(game_id, row.version):
+                return "waiting"
+            if row.deadline_kind != "turn":
+                return "waiting"  # votes and windows need no reminder
+            row.reminded = True
+            game = load(row.kind).from_json(row.state)
             try:
                 await self.listener(row.kind).remind(row, game)
             except Exception:
                 log.exception("reminder for game %s failed", game_id)
             return "reminded"
-        if not row.reminded and now >= self.reminder_time(row):
-            await self.store.mark_reminded(game_id)  # votes and windows need no reminder
         return "waiting"
 
     async def expire(self, game_id: int, version: int) -> Played | None:
@@ -344,18 +467,30 @@ class Tables:
                     events.extend(new)
                     if game.outcome() is not None:
                         break
-            played = await self._commit(row, game, entries, events, cause)
+            try:
+                played = await self._commit(row, game, entries, events, cause)
+            except StaleMove:
+                return None  # a move (or another process) got there first
         await self._publish(played)
         return played
 
     async def resume(self) -> int:
-        """After a restart: re-arm the timer of every open game. Returns how many games."""
-        rows = await self.store.active_games()
-        for row in rows:
-            self._arm(row)
-        return len(rows)
+        """After a restart: do what fell due while nobody was running (deadlines, lost
+        publishing), then let the one scheduler wait for the rest. No game state is parsed
+        here, so boot time does not grow with the open games. Returns how many games have a
+        timer."""
+        ids = await self.store.active_game_ids()
+        self._armed.update(ids)
+        await self.run_due()
+        self._ensure_scheduler()
+        return len(ids)
 
     async def close(self) -> None:
-        for gid in list(self._timers):
-            self._cancel(gid)
+        task, self._scheduler = self._scheduler, None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
         await asyncio.sleep(0)

@@ -1,0 +1,861 @@
+"""Persistence: one store interface, two backends.
+
+`Store` is the embedded default (aiosqlite: one file, WAL mode); `bot.store.postgres.PgStore`
+speaks the same SQL to PostgreSQL through an asyncpg pool. `open_store(target)` picks one from
+a path or a `DATABASE_URL`. Every query lives here, written once in the SQL both databases
+understand (`?` or `?N` parameters, `IS NOT DISTINCT FROM`, `ON CONFLICT`, `RETURNING`); the
+backends differ only in how a statement reaches the database and in their migration scripts.
+
+A move's new state, its record entries, its outbox row (what it still has to publish) and (when
+it ends the game) the results commit together or not at all, so a crash at any point leaves the
+game as it was after its last committed move, with its publishing still to do.
+
+Several processes may share one database: a move commits only against the version it was made
+on (compare-and-set), deadlines are claimed with a lease on `due_at` by exactly one process,
+reminders are marked with compare-and-set, and nothing read-modify-writes outside a transaction.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import time
+import zlib
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Union
+
+import aiosqlite
+
+
+class StoreError(Exception):
+    """The database cannot be used as it is (newer schema, damaged file): a message for the
+    host, printed without a traceback."""
+
+
+# A migration is SQL, or a Python step that runs inside the same transaction.
+Migration = Union[str, Callable[["Store"], Awaitable[None]]]
+
+
+async def _pack_finished_games(store: "Store") -> None:
+    """Schema 4: finished and aborted games keep their record as one compressed blob instead
+    of a row (and a JSON list of events) per move; events are derived by replay."""
+    rows = await store._all("SELECT id FROM games WHERE status <> 'active' AND record IS NULL")
+    for (gid,) in rows:
+        await store._pack(gid)
+
+
+# Each entry moves the schema one version up (PRAGMA user_version). Never edit a shipped one:
+# append a new migration instead. postgres.py holds the same steps in PostgreSQL's words.
+MIGRATIONS: tuple[Migration, ...] = (
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
+        players TEXT NOT NULL,              -- JSON list of user ids, by seat
+        options TEXT NOT NULL,              -- JSON
+        seed TEXT NOT NULL,                 -- never shown to players while the game runs
+        state TEXT NOT NULL,                -- the engine's JSON
+        version INTEGER NOT NULL DEFAULT 0, -- moves applied, and the version a move names
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active','finished','aborted')),
+        deadline REAL, deadline_kind TEXT, reminded INTEGER NOT NULL DEFAULT 0,
+        extra TEXT NOT NULL DEFAULT '{}',   -- the Discord side's notes: message ids, arguments
+        created_at REAL NOT NULL, updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_by_status ON games (status, guild_id);
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,           -- the game's version after this entry
+        actor TEXT NOT NULL,                -- 'chance' or the 1-based seat
+        move TEXT NOT NULL,
+        events TEXT NOT NULL,               -- JSON list of engine events
+        created_at REAL NOT NULL,
+        UNIQUE (game_id, version)
+    );
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER, kind TEXT NOT NULL, user_id INTEGER NOT NULL,
+        result TEXT NOT NULL CHECK (result IN ('win','loss','draw')),
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_by_guild ON results (guild_id, kind);
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL, guild_id INTEGER, channel_id INTEGER NOT NULL,
+        host_id INTEGER NOT NULL,
+        invited TEXT NOT NULL,              -- JSON list of user ids ([] = open to anyone)
+        joined TEXT NOT NULL,               -- JSON list of user ids, host first
+        options TEXT NOT NULL,
+        min_players INTEGER NOT NULL, max_players INTEGER NOT NULL,
+        message_id INTEGER,
+        status TEXT NOT NULL DEFAULT 'open',
+        game_id INTEGER,
+        expires_at REAL NOT NULL, created_at REAL NOT NULL
+    );
+    CREATE TABLE votes (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        topic TEXT NOT NULL, voter_id INTEGER NOT NULL, choice TEXT NOT NULL,
+        PRIMARY KEY (game_id, topic, voter_id)
+    );
+    """,
+    """
+    CREATE TABLE cards (
+        user_id INTEGER NOT NULL, slot INTEGER NOT NULL,
+        name TEXT NOT NULL, digits TEXT NOT NULL, zip TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (user_id, slot)
+    );
+    """,
+    """
+    -- When the running timer started: a simultaneous step keeps one clock across its moves,
+    -- so the half-time reminder is measured from here, not from the last move.
+    ALTER TABLE games ADD COLUMN timer_start REAL;
+    -- A line the game adds under an open table (how teams are formed, how to pick a character).
+    ALTER TABLE challenges ADD COLUMN note TEXT;
+    """,
+    """
+    -- Every per-request lookup by an index: the thread's running game, "my games", history,
+    -- open challenges, the next deadline.
+    CREATE INDEX games_by_place ON games (COALESCE(thread_id, channel_id), kind)
+        WHERE status = 'active';
+    CREATE TABLE game_players (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        status TEXT NOT NULL,               -- the game's status, kept in step with games
+        sort_at REAL NOT NULL,              -- when it started, or when it ended
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_by_user ON game_players (user_id, status, sort_at);
+    INSERT INTO game_players (game_id, seat, user_id, status, sort_at)
+        SELECT g.id, CAST(j.key AS INTEGER), j.value, g.status, g.updated_at
+        FROM games g, json_each(g.players) j;
+    CREATE INDEX results_by_user ON results (user_id, finished_at);
+    CREATE INDEX challenges_by_status ON challenges (status, expires_at);
+    -- Wins per server, game and player, counted as games finish: /games stats reads a few
+    -- rows instead of grouping every result (guild_key 0: games outside a server).
+    CREATE TABLE player_stats (
+        guild_key INTEGER NOT NULL, kind TEXT NOT NULL, user_id INTEGER NOT NULL,
+        wins INTEGER NOT NULL DEFAULT 0, losses INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_key, kind, user_id)
+    );
+    INSERT INTO player_stats (guild_key, kind, user_id, wins, losses, draws)
+        SELECT COALESCE(guild_id, 0), kind, user_id,
+               SUM(CASE WHEN result = 'win' THEN 1 ELSE 0 END),
+               SUM(CASE WHEN result = 'loss' THEN 1 ELSE 0 END),
+               SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END)
+        FROM results GROUP BY COALESCE(guild_id, 0), kind, user_id;
+    -- The one scheduler's queue: when this game next needs the referee (its half-time
+    -- reminder or its deadline). A process claims a due game by moving due_at a lease ahead.
+    ALTER TABLE games ADD COLUMN due_at REAL;
+    UPDATE games SET due_at = CASE
+        WHEN status <> 'active' OR deadline IS NULL THEN NULL
+        WHEN deadline_kind = 'turn' AND reminded = 0 THEN
+            COALESCE(timer_start, updated_at) + (deadline - COALESCE(timer_start, updated_at)) / 2
+        ELSE deadline END;
+    CREATE INDEX games_by_due ON games (due_at) WHERE due_at IS NOT NULL;
+    -- A finished game's record: zlib-compressed JSON [[actor, move], ...].
+    ALTER TABLE games ADD COLUMN record BLOB;
+    -- What a committed move still has to publish; deleted once published, replayed after a
+    -- crash (by any process, once publish_after has passed).
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        cause TEXT NOT NULL, by_user INTEGER,
+        entries TEXT NOT NULL,              -- JSON [[actor, move, [event, ...]], ...]
+        attempts INTEGER NOT NULL DEFAULT 0,
+        publish_after REAL NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX outbox_by_time ON outbox (publish_after);
+    """,
+    _pack_finished_games,
+    """
+    -- Engine events are derived by replay when needed; the outbox carries them until published.
+    ALTER TABLE events DROP COLUMN events;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def statements(script: str) -> list[str]:
+    """Split a migration into whole statements (executescript would commit on its own, outside
+    our transaction)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        raise ValueError(f"incomplete SQL at the end of a migration: {buf.strip()[:80]!r}")
+    return out
+
+
+class StaleVersion(Exception):
+    """The game moved on since the caller looked: the move is refused, never applied twice."""
+
+
+@dataclass
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    players: list[int]
+    options: dict[str, Any]
+    seed: str
+    state: dict[str, Any]
+    version: int
+    status: str
+    deadline: float | None
+    deadline_kind: str | None
+    reminded: bool
+    extra: dict[str, Any]
+    created_at: float
+    updated_at: float
+    timer_start: float | None = None
+
+    @property
+    def where(self) -> int | None:
+        """The channel the game is played in (its thread when it has one)."""
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+@dataclass
+class Entry:
+    """One record entry to append with a move: actor is 'chance' or a 0-based seat."""
+    actor: int | str
+    move: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def actor_text(self) -> str:
+        return self.actor if isinstance(self.actor, str) else str(self.actor + 1)
+
+
+@dataclass
+class OutboxItem:
+    """A committed move whose publishing was not confirmed."""
+    id: int
+    game_id: int
+    version: int
+    cause: str
+    by: int | None
+    entries: list[Entry]
+
+
+_GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, players, options, seed, state, "
+                 "version, status, deadline, deadline_kind, reminded, extra, created_at, "
+                 "updated_at, timer_start")
+_CHALLENGE_COLUMNS = ("id, kind, guild_id, channel_id, host_id, invited, joined, options, "
+                      "min_players, max_players, message_id, status, game_id, expires_at, "
+                      "created_at, note")
+_CHALLENGE_JSON = ("invited", "joined", "options")
+
+
+def _game(row: Iterable[Any]) -> GameRow:
+    (gid, kind, guild, channel, thread, players, options, seed, state, version, status,
+     deadline, deadline_kind, reminded, extra, created, updated, timer_start) = row
+    return GameRow(gid, kind, guild, channel, thread, json.loads(players), json.loads(options),
+                   seed, json.loads(state), version, status, deadline, deadline_kind,
+                   bool(reminded), json.loads(extra), created, updated, timer_start)
+
+
+def _challenge(row: Iterable[Any]) -> dict[str, Any]:
+    d = dict(zip([c.strip() for c in _CHALLENGE_COLUMNS.split(",")], row))
+    for key in _CHALLENGE_JSON:
+        d[key] = json.loads(d[key])
+    return d
+
+
+def due_time(deadline: float | None, kind: str | None, reminded: bool,
+             timer_start: float | None) -> float | None:
+    """When the scheduler must next look at a game: a turn's half-time reminder, then its
+    deadline (votes and windows have no reminder)."""
+    if deadline is None:
+        return None
+    if kind == "turn" and not reminded and timer_start is not None:
+        return timer_start + (deadline - timer_start) / 2
+    return deadline
+
+
+def pack_record(entries: list[tuple[str, str]]) -> bytes:
+    return zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9)
+
+
+def unpack_record(blob: bytes) -> list[tuple[str, str]]:
+    return [(a, m) for a, m in json.loads(zlib.decompress(bytes(blob)))]
+
+
+class Store:
+    """The SQLite backend (and the queries both backends share)."""
+
+    backend = "sqlite"
+    FOR_UPDATE = ""  # SQLite locks the whole database for a write transaction (BEGIN IMMEDIATE)
+
+    def __init__(self, db: aiosqlite.Connection, path: str):
+        self.db = db
+        self.path = path
+        # One connection means one transaction at a time: every statement waits its turn, so a
+        # vote cast while a move commits can neither join nor break that move's transaction.
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task | None = None
+
+    @classmethod
+    async def open(cls, target: str | Path) -> "Store":
+        """Open (and migrate) the database at `target`: a file path, `sqlite:///path`, or a
+        `postgresql://` URL (then the PostgreSQL backend)."""
+        target = str(target)
+        if target.startswith(("postgresql://", "postgres://")):
+            from .postgres import PgStore
+            return await PgStore.open(target)
+        path = sqlite_path(target)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is exactly
+        # what `transaction()` wraps and nothing commits behind our back.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        store = cls(db, path)
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across crashes
+            await db.execute("PRAGMA busy_timeout=10000")  # another process may be committing
+            await store.migrate()
+        except BaseException:
+            # A refused database must not leave the connection's thread running: the process
+            # would hang at exit instead of printing the message.
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # ---- schema ----------------------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        (version,) = await self._one("PRAGMA user_version")
+        return version
+
+    async def _set_schema_version(self, version: int) -> None:
+        await self.db.execute(f"PRAGMA user_version={int(version)}")
+
+    def migrations(self) -> tuple[Migration, ...]:
+        return MIGRATIONS
+
+    async def migrate(self) -> int:
+        version = await self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the database has schema version {version}, newer than this bot "
+                             f"understands ({SCHEMA_VERSION}). Update the bot, or point it at "
+                             "the right database.")
+        packed = False
+        for number in range(version, SCHEMA_VERSION):
+            step = self.migrations()[number]
+            async with self.transaction():
+                if callable(step):
+                    await step(self)
+                    packed = True
+                else:
+                    for statement in statements(step):
+                        await self._exec(statement)
+                await self._set_schema_version(number + 1)
+        if packed and self.backend == "sqlite" and self.path != ":memory:":
+            async with self._turn():
+                await self.db.execute("VACUUM")  # give back the space the old events took
+        return SCHEMA_VERSION
+
+    # ---- statements ------------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """Hold the connection (re-entrant within the task that holds it)."""
+        if self._owner is asyncio.current_task():
+            yield
+            return
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                yield
+            finally:
+                self._owner = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Any]:
+        async with self._turn():
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+
+    async def _exec(self, sql: str, args: tuple | dict = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        async with self._turn():
+            return (await self.db.execute(sql, args)).rowcount
+
+    async def _one(self, sql: str, args: tuple | dict = ()) -> Any:
+        async with self._turn():
+            return await (await self.db.execute(sql, args)).fetchone()
+
+    async def _all(self, sql: str, args: tuple | dict = ()) -> list[Any]:
+        async with self._turn():
+            return list(await (await self.db.execute(sql, args)).fetchall())
+
+    async def _insert(self, sql: str, args: tuple = ()) -> int:
+        """An INSERT ... RETURNING id: the new row's id."""
+        return (await self._one(sql + " RETURNING id", args))[0]
+
+    # ---- meta ------------------------------------------------------------------------------------
+    async def meta_get(self, key: str) -> str | None:
+        row = await self._one("SELECT value FROM meta WHERE key=?", (key,))
+        return row[0] if row else None
+
+    async def meta_set(self, key: str, value: str) -> None:
+        await self._exec("INSERT INTO meta (key, value) VALUES (?, ?) "
+                         "ON CONFLICT (key) DO UPDATE SET value=excluded.value", (key, value))
+
+    # ---- games -----------------------------------------------------------------------------------
+    async def create_game(self, kind: str, guild_id: int | None, channel_id: int | None,
+                          thread_id: int | None, players: list[int], options: dict[str, Any],
+                          seed: str, state: dict[str, Any],
+                          entries: list[Entry] = (), extra: dict[str, Any] | None = None,
+                          deadline: float | None = None, deadline_kind: str | None = None,
+                          now: float | None = None, outbox: bool = False) -> int:
+        """A new game with its first entries, its first deadline and (outbox=True) its
+        publishing still to do, in one transaction."""
+        now = time.time() if now is None else now
+        start = now if deadline is not None else None
+        async with self.transaction():
+            gid = await self._insert(
+                "INSERT INTO games (kind, guild_id, channel_id, thread_id, players, options, seed,"
+                " state, version, extra, deadline, deadline_kind, timer_start, due_at, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, thread_id, json.dumps(players), json.dumps(options),
+                 seed, json.dumps(state), len(entries), json.dumps(extra or {}), deadline,
+                 deadline_kind, start, due_time(deadline, deadline_kind, False, start), now, now))
+            for seat, user in enumerate(players):
+                await self._exec("INSERT INTO game_players (game_id, seat, user_id, status,"
+                                 " sort_at) VALUES (?, ?, ?, 'active', ?)", (gid, seat, user, now))
+            await self._append(gid, 0, entries, now)
+            if outbox:
+                await self._outbox(gid, len(entries), "start", None, entries, now)
+        return gid
+
+    async def _append(self, game_id: int, version: int, entries: Iterable[Entry],
+                      now: float) -> int:
+        for entry in entries:
+            version += 1
+            await self._exec(
+                "INSERT INTO events (game_id, version, actor, move, created_at)"
+                " VALUES (?, ?, ?, ?, ?)", (game_id, version, entry.actor_text, entry.move, now))
+        return version
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
+        return _game(row) if row else None
+
+    async def commit_move(self, game_id: int, seen_version: int, entries: list[Entry],
+                          state: dict[str, Any], status: str = "active",
+                          deadline: float | None = None, deadline_kind: str | None = None,
+                          results: dict[int, str] | None = None, now: float | None = None,
+                          *, cause: str | None = None, by: int | None = None,
+                          row: GameRow | None = None) -> int:
+        """Append the entries and write the new state in one transaction; StaleVersion when the
+        game is no longer at `seen_version` (compare-and-set: safe with many processes). With
+        `cause`, an outbox row for the publishing commits too. `row` (the game as the caller
+        read it) saves reading it again for results. Returns the new version."""
+        now = time.time() if now is None else now
+        async with self.transaction():
+            new_version = seen_version + len(entries)
+            # An unchanged deadline is the same clock: keep its start and its reminder.
+            if status != "active" or deadline is None:
+                due = "NULL"
+            elif deadline_kind != "turn":
+                due = "?1"
+            else:
+                due = ("CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN (CASE WHEN reminded = 1"
+                       " THEN ?1 ELSE COALESCE(timer_start, updated_at) + (?1 - COALESCE("
+                       "timer_start, updated_at)) / 2 END) ELSE ?4 + (?1 - ?4) / 2 END")
+            changed = await self._exec(
+                "UPDATE games SET"
+                " reminded=CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN reminded ELSE 0 END,"
+                " timer_start=CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN timer_start"
+                " ELSE ?4 END,"
+                f" due_at={due},"
+                " state=?5, version=?6, status=?7, deadline=?1, deadline_kind=?2, updated_at=?4"
+                " WHERE id=?3 AND version=?8 AND status='active'",
+                (deadline, deadline_kind, game_id, now, json.dumps(state), new_version, status,
+                 seen_version))
+            if changed != 1:
+                raise StaleVersion(game_id)
+            await self._append(game_id, seen_version, entries, now)
+            if cause is not None:
+                await self._outbox(game_id, new_version, cause, by, entries, now)
+            if status != "active":
+                await self._close_game(game_id, status, now)
+            if results:
+                if row is None:
+                    guild_id, kind = await self._one(
+                        "SELECT guild_id, kind FROM games WHERE id=?", (game_id,))
+                else:
+                    guild_id, kind = row.guild_id, row.kind
+                await self._results(game_id, guild_id, kind, results, now)
+        return new_version
+
+    async def _results(self, game_id: int, guild_id: int | None, kind: str,
+                       results: dict[int, str], now: float) -> None:
+        for user_id, result in results.items():
+            await self._exec(
+                "INSERT INTO results (game_id, guild_id, kind, user_id, result, finished_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
+                (game_id, guild_id, kind, user_id, result, now))
+            col = {"win": "wins", "loss": "losses", "draw": "draws"}[result]
+            await self._exec(
+                "INSERT INTO player_stats (guild_key, kind, user_id, wins, losses, draws)"
+                f" VALUES (?, ?, ?, {int(col == 'wins')}, {int(col == 'losses')},"
+                f" {int(col == 'draws')}) ON CONFLICT (guild_key, kind, user_id)"
+                f" DO UPDATE SET {col} = player_stats.{col} + 1",
+                (guild_id or 0, kind, user_id))
+
+    async def _close_game(self, game_id: int, status: str, now: float) -> None:
+        """Inside a transaction: the game ended; its players' lists and its record follow."""
+        await self._exec("UPDATE game_players SET status=?, sort_at=? WHERE game_id=?",
+                         (status, now, game_id))
+        await self._pack(game_id)
+
+    async def _pack(self, game_id: int) -> None:
+        """Move a game's record rows into one compressed blob on the game (inside a
+        transaction)."""
+        rows = await self._all("SELECT actor, move FROM events WHERE game_id=? ORDER BY version",
+                               (game_id,))
+        await self._exec("UPDATE games SET record=? WHERE id=?",
+                         (pack_record([(a, m) for a, m in rows]), game_id))
+        await self._exec("DELETE FROM events WHERE game_id=?", (game_id,))
+
+    async def set_status(self, game_id: int, status: str, now: float | None = None) -> bool:
+        """End a running game (abort); False when it was not running any more."""
+        now = time.time() if now is None else now
+        async with self.transaction():
+            changed = await self._exec(
+                "UPDATE games SET status=?, deadline=NULL, due_at=NULL, updated_at=?"
+                " WHERE id=? AND status='active'", (status, now, game_id))
+            if changed == 1 and status != "active":
+                await self._close_game(game_id, status, now)
+        return changed == 1
+
+    async def set_deadline(self, game_id: int, deadline: float | None, kind: str | None,
+                           now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        await self._exec("UPDATE games SET deadline=?, deadline_kind=?, reminded=0, timer_start=?,"
+                         " due_at=? WHERE id=? AND status='active'",
+                         (deadline, kind, now, due_time(deadline, kind, False, now), game_id))
+
+    async def mark_reminded(self, game_id: int, version: int | None = None) -> bool:
+        """Compare-and-set: True for the one caller that marked it (and so sends the
+        reminder)."""
+        sql = ("UPDATE games SET reminded=1, due_at=deadline WHERE id=? AND reminded=0"
+               " AND status='active'")
+        args: tuple = (game_id,)
+        if version is not None:
+            sql += " AND version=?"
+            args += (version,)
+        return await self._exec(sql, args) == 1
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        await self._exec("UPDATE games SET thread_id=? WHERE id=?", (thread_id, game_id))
+
+    async def update_extra(self, game_id: int, **changes: Any) -> dict[str, Any]:
+        """Merge keys into the game's Discord-side notes (message ids and the like), in one
+        transaction holding the row."""
+        async with self.transaction():
+            row = await self._one(f"SELECT extra FROM games WHERE id=?{self.FOR_UPDATE}",
+                                  (game_id,))
+            extra = json.loads(row[0]) if row else {}
+            extra.update(changes)
+            await self._exec("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), game_id))
+        return extra
+
+    async def request_abort(self, game_id: int, user_id: int) -> list[int]:
+        """Add `user_id` to the game's abort requests atomically (two players asking at once
+        both count); returns everyone who has asked so far."""
+        async with self.transaction():
+            row = await self._one(f"SELECT extra FROM games WHERE id=?{self.FOR_UPDATE}",
+                                  (game_id,))
+            extra = json.loads(row[0]) if row else {}
+            asked = sorted(set(extra.get("abort_requests", [])) | {user_id})
+            extra["abort_requests"] = asked
+            await self._exec("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), game_id))
+        return asked
+
+    async def active_games(self) -> list[GameRow]:
+        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status='active'"
+                               " ORDER BY id")
+        return [_game(r) for r in rows]
+
+    async def active_game_ids(self) -> list[int]:
+        """The running games' ids (no state parsed: cheap at boot)."""
+        return [r[0] for r in await self._all(
+            "SELECT id FROM games WHERE status='active' AND due_at IS NOT NULL")]
+
+    async def games_in_guild(self, guild_id: int | None, status: str = "active",
+                             limit: int = 25) -> list[GameRow]:
+        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE status=? AND"
+                               " guild_id IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT ?",
+                               (status, guild_id, limit))
+        return [_game(r) for r in rows]
+
+    async def active_game_in(self, channel_id: int, kind: str) -> GameRow | None:
+        """The running game of `kind` played in this channel or thread (games_by_place)."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status='active' AND"
+            " COALESCE(thread_id, channel_id)=? AND kind=? ORDER BY id DESC LIMIT 1",
+            (channel_id, kind))
+        return _game(row) if row else None
+
+    async def games_of_user(self, user_id: int, status: str = "active",
+                            limit: int = 25) -> list[GameRow]:
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        rows = await self._all(
+            f"SELECT {cols} FROM game_players p JOIN games g ON g.id=p.game_id"
+            " WHERE p.user_id=? AND p.status=? ORDER BY p.sort_at DESC, p.game_id DESC LIMIT ?",
+            (user_id, status, limit))
+        seen, out = set(), []
+        for r in rows:  # a player seated twice (tests, practice) is listed once
+            if r[0] not in seen:
+                seen.add(r[0])
+                out.append(_game(r))
+        return out
+
+    async def entries(self, game_id: int) -> list[tuple[str, str]]:
+        row = await self._one("SELECT record FROM games WHERE id=?", (game_id,))
+        if row and row[0] is not None:
+            return unpack_record(row[0])
+        return [(a, m) for a, m in await self._all(
+            "SELECT actor, move FROM events WHERE game_id=? ORDER BY version", (game_id,))]
+
+    async def seat_moves(self, game_id: int, seat: int) -> int:
+        """How many record entries this seat has made: the version of a secret panel, which
+        the other players' moves must not make stale."""
+        row = await self._one("SELECT record FROM games WHERE id=?", (game_id,))
+        if row and row[0] is not None:
+            return sum(a == str(seat + 1) for a, _ in unpack_record(row[0]))
+        (n,) = await self._one("SELECT COUNT(*) FROM events WHERE game_id=? AND actor=?",
+                               (game_id, str(seat + 1)))
+        return n
+
+    async def finished_of_user(self, user_id: int, limit: int = 10) -> list[tuple]:
+        return [tuple(r) for r in await self._all(
+            "SELECT r.game_id, r.kind, r.result, r.finished_at, g.players FROM results r "
+            "JOIN games g ON g.id=r.game_id WHERE r.user_id=? ORDER BY r.finished_at DESC, "
+            "r.game_id DESC LIMIT ?", (user_id, limit))]
+
+    async def stats(self, guild_id: int | None) -> list[tuple[str, int, int, int, int]]:
+        """(kind, user, wins, losses, draws), most wins first."""
+        return [tuple(r) for r in await self._all(
+            "SELECT kind, user_id, wins, losses, draws FROM player_stats WHERE guild_key=? "
+            "ORDER BY kind, wins DESC, losses ASC, user_id", (guild_id or 0,))]
+
+    # ---- the scheduler's queue -------------------------------------------------------------------
+    async def next_due(self) -> float | None:
+        """The earliest moment anything needs doing: a deadline, a reminder, a lost publish."""
+        (games,) = await self._one("SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL")
+        (outbox,) = await self._one("SELECT MIN(publish_after) FROM outbox")
+        times = [t for t in (games, outbox) if t is not None]
+        return min(times) if times else None
+
+    async def claim_due(self, now: float, lease: float, limit: int = 100) -> list[tuple[int, int]]:
+        """Games whose due time has come, each claimed by this caller alone: its due_at moves
+        `lease` seconds ahead (if this process dies, another takes it over then)."""
+        rows = await self._all("SELECT id, version FROM games WHERE due_at <= ? ORDER BY due_at"
+                               " LIMIT ?", (now, limit))
+        claimed = []
+        for gid, version in rows:
+            if await self._exec("UPDATE games SET due_at=? WHERE id=? AND version=? AND"
+                                " due_at <= ?", (now + lease, gid, version, now)) == 1:
+                claimed.append((gid, version))
+        return claimed
+
+    async def reschedule(self, game_id: int, version: int) -> None:
+        """Put a claimed game back in the queue at its true due time (nothing was due yet)."""
+        row = await self._one("SELECT deadline, deadline_kind, reminded, timer_start, updated_at"
+                              " FROM games WHERE id=? AND version=? AND status='active'",
+                              (game_id, version))
+        if row is None:
+            return
+        deadline, kind, reminded, start, updated = row
+        await self._exec("UPDATE games SET due_at=? WHERE id=? AND version=?",
+                         (due_time(deadline, kind, bool(reminded),
+                                   start if start is not None else updated), game_id, version))
+
+    # ---- outbox ----------------------------------------------------------------------------------
+    # A live process publishes within this many seconds; after that any process may.
+    OUTBOX_GRACE = 30.0
+
+    async def _outbox(self, game_id: int, version: int, cause: str, by: int | None,
+                      entries: Iterable[Entry], now: float) -> None:
+        await self._exec(
+            "INSERT INTO outbox (game_id, version, cause, by_user, entries, publish_after,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, version, cause, by, json.dumps(
+                [[e.actor if isinstance(e.actor, str) else e.actor, e.move, e.events]
+                 for e in entries]), now + self.OUTBOX_GRACE, now))
+
+    async def published(self, game_id: int, version: int) -> None:
+        """The move at `version` (and anything older) is published."""
+        await self._exec("DELETE FROM outbox WHERE game_id=? AND version<=?", (game_id, version))
+
+    async def claim_outbox(self, now: float, lease: float = 60.0, limit: int = 50,
+                           attempts: int = 3) -> list[OutboxItem]:
+        """Publishing that nobody confirmed in time, each claimed by this caller alone. An
+        item tried `attempts` times is dropped (logged by the caller)."""
+        rows = await self._all("SELECT id, game_id, version, cause, by_user, entries, attempts"
+                               " FROM outbox WHERE publish_after <= ? ORDER BY id LIMIT ?",
+                               (now, limit))
+        out = []
+        for oid, gid, version, cause, by, entries, tried in rows:
+            if tried >= attempts:
+                await self._exec("DELETE FROM outbox WHERE id=?", (oid,))
+                continue
+            if await self._exec("UPDATE outbox SET publish_after=?, attempts=attempts+1"
+                                " WHERE id=? AND publish_after <= ?", (now + lease, oid, now)):
+                out.append(OutboxItem(oid, gid, version, cause, by,
+                                      [Entry(a, m, ev) for a, m, ev in json.loads(entries)]))
+        return out
+
+    async def drop_outbox(self, item_id: int) -> None:
+        await self._exec("DELETE FROM outbox WHERE id=?", (item_id,))
+
+    # ---- challenges ------------------------------------------------------------------------------
+    async def create_challenge(self, kind: str, guild_id: int | None, channel_id: int,
+                               host_id: int, invited: list[int], options: dict[str, Any],
+                               min_players: int, max_players: int, expires_at: float,
+                               note: str | None = None) -> int:
+        return await self._insert(
+            "INSERT INTO challenges (kind, guild_id, channel_id, host_id, invited, joined,"
+            " options, min_players, max_players, expires_at, created_at, note)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, guild_id, channel_id, host_id, json.dumps(invited), json.dumps([host_id]),
+             json.dumps(options), min_players, max_players, float(expires_at), time.time(),
+             note))
+
+    async def get_challenge(self, cid: int) -> dict[str, Any] | None:
+        row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id=?", (cid,))
+        return _challenge(row) if row else None
+
+    async def update_challenge(self, cid: int, **changes: Any) -> None:
+        allowed = {c.strip() for c in _CHALLENGE_COLUMNS.split(",")} - {"id"}
+        unknown = set(changes) - allowed
+        if unknown:
+            raise ValueError(f"unknown challenge columns: {sorted(unknown)}")
+        cols = ", ".join(f"{k}=?" for k in changes)
+        vals = [json.dumps(v) if k in _CHALLENGE_JSON else v for k, v in changes.items()]
+        await self._exec(f"UPDATE challenges SET {cols} WHERE id=?", (*vals, cid))
+
+    async def claim_challenge(self, cid: int, from_status: str, to_status: str) -> bool:
+        """Move a challenge between states only if nobody else did first (double clicks)."""
+        return await self._exec("UPDATE challenges SET status=? WHERE id=? AND status=?",
+                                (to_status, cid, from_status)) == 1
+
+    async def join_challenge(self, cid: int, user_id: int, now: float | None = None
+                             ) -> tuple[str, dict[str, Any] | None]:
+        """Seat `user_id` at an open table, atomically (twenty simultaneous clicks: each is
+        stored or refused, none lost). Returns (outcome, the table after it): 'joined',
+        'closed', 'already' or 'full'."""
+        now = time.time() if now is None else now
+        async with self.transaction():
+            row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id=?"
+                                  f"{self.FOR_UPDATE}", (cid,))
+            ch = _challenge(row) if row else None
+            if ch is None or ch["status"] != "open" or ch["expires_at"] <= now:
+                return "closed", ch
+            if user_id in ch["joined"]:
+                return "already", ch
+            if len(ch["joined"]) >= ch["max_players"]:
+                return "full", ch
+            ch["joined"] = ch["joined"] + [user_id]
+            await self._exec("UPDATE challenges SET joined=? WHERE id=?",
+                             (json.dumps(ch["joined"]), cid))
+        return "joined", ch
+
+    async def leave_challenge(self, cid: int, user_id: int, now: float | None = None
+                              ) -> tuple[str, dict[str, Any] | None]:
+        """Take `user_id` off an open table, atomically: 'left', 'closed', 'host' or 'absent'."""
+        now = time.time() if now is None else now
+        async with self.transaction():
+            row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id=?"
+                                  f"{self.FOR_UPDATE}", (cid,))
+            ch = _challenge(row) if row else None
+            if ch is None or ch["status"] != "open" or ch["expires_at"] <= now:
+                return "closed", ch
+            if user_id == ch["host_id"]:
+                return "host", ch
+            if user_id not in ch["joined"]:
+                return "absent", ch
+            ch["joined"] = [u for u in ch["joined"] if u != user_id]
+            await self._exec("UPDATE challenges SET joined=? WHERE id=?",
+                             (json.dumps(ch["joined"]), cid))
+        return "left", ch
+
+    async def open_challenges(self) -> list[dict[str, Any]]:
+        rows = await self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status='open'"
+                               " ORDER BY expires_at")
+        return [_challenge(r) for r in rows]
+
+    # ---- votes -----------------------------------------------------------------------------------
+    async def vote(self, game_id: int, topic: str, voter_id: int, choice: str) -> bool:
+        """Record a vote; False when this member already voted on this topic."""
+        return await self._exec(
+            "INSERT INTO votes (game_id, topic, voter_id, choice) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, topic, voter_id) DO NOTHING",
+            (game_id, topic, voter_id, choice)) == 1
+
+    async def tally(self, game_id: int, topic: str) -> dict[str, int]:
+        rows = await self._all("SELECT choice, COUNT(*) FROM votes WHERE game_id=? AND topic=?"
+                               " GROUP BY choice", (game_id, topic))
+        return {c: n for c, n in rows}
+
+    # ---- cards (TradeShowdown business cards) ----------------------------------------------------
+    async def save_card(self, user_id: int, slot: int, name: str, digits: str, zip_code: str):
+        await self._exec(
+            "INSERT INTO cards (user_id, slot, name, digits, zip, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, slot) DO UPDATE SET"
+            " name=excluded.name, digits=excluded.digits, zip=excluded.zip,"
+            " updated_at=excluded.updated_at", (user_id, slot, name, digits, zip_code,
+                                                time.time()))
+
+    async def cards_of(self, user_id: int) -> list[dict[str, Any]]:
+        rows = await self._all("SELECT slot, name, digits, zip FROM cards WHERE user_id=? "
+                               "ORDER BY slot", (user_id,))
+        return [{"slot": s, "name": n, "digits": d, "zip": z} for s, n, d, z in rows]
+
+
+def sqlite_path(target: str) -> str:
+    """`sqlite:///relative/path`, `sqlite:////absolute/path` or a plain path."""
+    m = re.match(r"^sqlite:(//)?/?(.*)$", target)
+    if m:
+        return m.group(2) or ":memory:"
+    return target
+
+
+async def open_store(target: str | Path) -> Store:
+    return await Store.open(target)
+
+
+__all__ = ["Store", "StoreError", "StaleVersion", "GameRow", "Entry", "OutboxItem",
+           "SCHEMA_VERSION", "MIGRATIONS", "statements", "open_store", "due_time"]
