@@ -7,6 +7,7 @@ from discord.ext import commands
 
 from bot.engine import register
 from bot.gamecog import GameCog
+from bot.options import engine_options
 from coinflip import CoinFlip
 
 register(CoinFlip)
@@ -17,10 +18,11 @@ class CoinCog(GameCog, group_name="coinflip", group_description="Test-only coin 
     MOVE_EXAMPLE = "call heads"
 
     @app_commands.command(name="challenge", description="Challenge someone to a coin flip")
-    @app_commands.describe(opponent="Who you challenge", target="Points to win")
+    @app_commands.describe(opponent="Who you challenge")
+    @engine_options(CoinFlip, "target")
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
-                        target: app_commands.Range[int, 1, 9] = 2) -> None:
-        await self.bot.lobby.challenge(interaction, self.KIND, opponent, {"target": target})
+                        **options) -> None:
+        await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
 
     @app_commands.command(name="open", description="Open a coin flip table")
     async def open_table(self, interaction: discord.Interaction) -> None:
