@@ -30,19 +30,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import CHANCE, Game, RuleError
-from bot.engine.deathbydice.data import (ABILITIES, CHARACTER_TABLE, COLOURS, ROSTER,
-                                         ROSTER_NAMES, SPECIAL_TABLE, find_character)
-from bot.engine.deathbydice.view import SECRET_STAGES
-from bot.gamecog import GameCog, Panel, legal_choices, mention
+from bot.engine.deathbydice import DeathByDice
+from bot.gamecog import GameCog, Panel, legal_choices, on_component
 from bot.store import GameRow
 from bot.tables import STALE_TEXT
-from bot.ui import (MoveButton, MoveSelect, TypeMoveButton, first_selected, game_cog, guarded,
-                    reply, view_of)
-from rendering.deathbydice import render, render_roster
+from bot.ui import ComponentCall, GameItem, MoveButton, MoveSelect, TypeMoveButton, reply, view_of
+from rendering.deathbydice import public_picture, render_roster, seat_picture
 
 log = logging.getLogger(__name__)
 
 KIND = "deathbydice"
+ROSTER_NAMES = DeathByDice.ROSTER_NAMES
 CHARACTER_CHOICES = [app_commands.Choice(name=n, value=n) for n in ROSTER_NAMES]
 TYPE_CHOICES = [
     app_commands.Choice(name="Ability Attack: a die against the same ability (equal or more)",
@@ -52,7 +50,6 @@ TYPE_CHOICES = [
     app_commands.Choice(name="Complex Attack: 2+ Linked dice summed, any target",
                         value="complex"),
 ]
-TYPE_NAMES = {"ability": "Ability", "boosted": "Boosted", "complex": "Complex"}
 BEST_OF_CHOICES = [app_commands.Choice(name="Best of 3 combats (first to 2 wins)", value=3),
                    app_commands.Choice(name="A single combat", value=1)]
 MODE_CHOICES = [app_commands.Choice(name="Duel / free-for-all: every character for itself",
@@ -64,16 +61,7 @@ MAX_BUTTONS = 20                        # four rows of five; the fifth row is th
 ONE_STEP_ATTACKS = 25                   # up to this many attacks: one select of full moves
 ROLES = {"declare": "the attacker", "loaded": "the attacker", "discard": "the attacker",
          "rampage": "the attacker", "defend": "the defender", "thick_skull": "the defender"}
-
-
-# --- reading moves and views ------------------------------------------------------------------
-
-def split_attack(move: str) -> tuple[str, str, str] | None:
-    """`attack boosted AGI+STR -> @2:CON` -> ("boosted", "AGI+STR", "@2:CON")."""
-    parts = move.split()
-    if len(parts) == 5 and parts[0] == "attack" and parts[3] == "->":
-        return parts[1], parts[2], parts[4]
-    return None
+QUIET_MOVES = ("defend none", "pass")   # declining: a grey button
 
 
 def normal_dice(text: str) -> str:
@@ -81,122 +69,15 @@ def normal_dice(text: str) -> str:
     return "+".join(p.upper() for p in re.split(r"[\s,+]+", text.strip()) if p)
 
 
-class Board:
-    """Lookups into a view: fighters by id, cells by ability, for labels."""
-
-    def __init__(self, view: dict[str, Any]):
-        self.view = view
-        self.fighters = {f["id"]: f for f in view["fighters"]}
-
-    def cell(self, fid: str, ability: str) -> dict[str, Any]:
-        return next(c for c in self.fighters[fid]["board"] if c["ability"] == ability)
-
-    def value(self, fid: str, ability: str) -> Any:
-        return self.cell(fid, ability)["value"]
-
-    def die(self, fid: str, ability: str, show: bool = True) -> str:
-        c = self.cell(fid, ability)
-        value = f" ({c['value']})" if show and c["value"] is not None else ""
-        return f"{ability} d{c['die']}{value}"
-
-    def who(self, fid: str) -> str:
-        f = self.fighters[fid]
-        return f"{fid} {'Boss ' if f['role'] == 'boss' else ''}{f['character']}"
-
-    def target(self, ref: str) -> str:
-        fid, _, ability = ref.partition(":")
-        return f"{self.who(fid)} · {self.die(fid, ability)}"
-
-
-def group_label(b: Board, fid: str, kind: str, dice: str, bonus: int = 2) -> str:
-    parts = dice.split("+")
-    if kind == "ability":
-        return f"Ability · {b.die(fid, parts[0])} vs the same die"
-    if kind == "boosted":
-        return f"Boosted · {b.die(fid, parts[0])} +{bonus} from {parts[1]}"
-    sizes = "+".join(f"d{b.cell(fid, d)['die']}" for d in parts)
-    return f"Complex · {dice} ({sizes} summed)"
-
-
-def boost_of(view: dict[str, Any]) -> int:
-    """+4 while Cheap Shot is armed this turn (the view says so only in its prompt), else +2."""
-    return 4 if "Cheap Shot" in (view.get("prompt") or "") else 2
+def option(game: Game, seat: int, move: str, default: bool = False) -> discord.SelectOption:
+    """A select option for a legal move: the engine's label, its effect as the description."""
+    said = game.describe(move, seat)
+    return discord.SelectOption(label=said.label[:100], value=move,
+                                description=said.effect[:100] or None, default=default)
 
 
 def character_table() -> str:
-    """The roster as a monospace table plus the specials (from the engine's data table)."""
-    head = f"{'Character':<15}" + "".join(f"{a:<6}" for a in ABILITIES) + "Special"
-    lines = [head, "-" * len(head)]
-    for row in CHARACTER_TABLE:
-        cells = "".join(f"{c:<6}" for c in row[1:7])
-        lines.append(f"{row[0]:<15}{cells}{SPECIAL_TABLE[row[7]][0]}")
-    legend = ("Colours: " + ", ".join(f"{k} {v}" for k, v in COLOURS.items())
-              + " (white links nothing); — = no die. Same colour = Linked. A Boss's dice are "
-              "one size larger.")
-    specials = [f"• **{SPECIAL_TABLE[c.special][0]}** ({c.name}) — {SPECIAL_TABLE[c.special][1]}"
-                f": {SPECIAL_TABLE[c.special][2]}. Once per combat." for c in ROSTER]
-    return ("**Death by Dice — the characters**\n```\n" + "\n".join(lines) + "\n```\n"
-            + legend + "\n" + "\n".join(specials))
-
-
-# --- components of our own (persistent: the custom_id carries what they need) ------------------
-
-def _cog(interaction: discord.Interaction) -> "DeathByDiceCog":
-    return game_cog(interaction, KIND, "Death by Dice")
-
-
-def _value(interaction: discord.Interaction) -> str:
-    return first_selected(interaction, "Pick one of the options in the list.")
-
-
-class AttackGroupSelect(discord.ui.DynamicItem[discord.ui.Select],
-                        template=r"dba:(?P<gid>\d+):(?P<ver>\d+)"):
-    """Step one of declaring an attack on the turn message: the type and the dice. The answer
-    (ephemeral, attacker only) offers the legal target dice for that choice."""
-
-    def __init__(self, game_id: int, version: int,
-                 options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose your attack: type and dice"):
-        self.game_id, self.version = game_id, version
-        options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"dba:{game_id}:{version}",
-                                           placeholder=placeholder[:150], options=options[:25]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), int(match["ver"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            await _cog(interaction).on_attack_group(interaction, self.game_id, self.version,
-                                                    _value(interaction))
-        await guarded(interaction, work)
-
-
-class SetupSelect(discord.ui.DynamicItem[discord.ui.Select],
-                  template=r"dbs:(?P<gid>\d+):(?P<ver>p\d+)"):
-    """The secret panel's arrangement select: choosing previews it; `Confirm` plays it."""
-
-    def __init__(self, game_id: int, version: str,
-                 options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Arrange your rolled values"):
-        self.game_id, self.version = game_id, version
-        options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"dbs:{game_id}:{version}",
-                                           placeholder=placeholder[:150], options=options[:25]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), match["ver"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            await _cog(interaction).on_setup_preview(interaction, self.game_id, self.version,
-                                                     _value(interaction))
-        await guarded(interaction, work)
-
-
-OWN_ITEMS = (AttackGroupSelect, SetupSelect)
+    return DeathByDice.roster_text()
 
 
 # --- the cog --------------------------------------------------------------------------------------
@@ -204,174 +85,108 @@ OWN_ITEMS = (AttackGroupSelect, SetupSelect)
 class DeathByDiceCog(GameCog, group_name="deathbydice",
                      group_description="Death by Dice: character dice duels, best 2 of 3"):
     KIND = KIND
-    DYNAMIC_ITEMS = OWN_ITEMS
+    MOVE_EXAMPLE = "attack boosted AGI+STR -> @2:CON"
 
     # ---- hooks -----------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        return await self.draw(render, game.view(seat))
+        if seat is None:
+            return await self.draw(public_picture, game.view(None))
+        return await self.draw(seat_picture, game.view(seat))
 
     async def roster_picture(self):
-        return await self.draw(render_roster, ROSTER)
-
-    def move_label(self, game: Game, seat: int, move: str) -> str:
-        return self.describe(game.view(seat), move)
-
-    def describe(self, view: dict[str, Any], move: str) -> str:
-        """A move as a button/option label, from the view (values as they stand); the move's
-        own notation if the label cannot be built (a turn message must never fail on it)."""
-        try:
-            return self._describe(view, move)
-        except Exception:
-            log.exception("no label for Death by Dice move %r", move)
-            return move
-
-    def _describe(self, view: dict[str, Any], move: str) -> str:
-        b = Board(view)
-        words = move.split()
-        verb = words[0]
-        a = view.get("attack")
-        if verb == "setup":
-            body = [w for w in words[1:] if "=" in w]
-            prefix = f"{words[1]}: " if len(words) > 1 and words[1].startswith("@") else ""
-            total = sum(int(w.split("=")[1]) for w in body)
-            return prefix + " · ".join(w.replace("=", " ") for w in body) + f" (total {total})"
-        attack = split_attack(move)
-        if attack is not None:
-            kind, dice, target = attack
-            return (f"{group_label(b, view['active'], kind, dice, boost_of(view))} → "
-                    f"{b.target(target)}")
-        if verb == "defend" and a is not None:
-            fid, _, ability = a["target"].partition(":")
-            stands = b.value(fid, ability)
-            if words[1] == "none":
-                return f"No defense ({ability} stands at {stands})"
-            die = words[2]
-            bonus = 2 if words[1] == "boosted" else b.value(fid, die)
-            return (f"{'Boosted' if words[1] == 'boosted' else 'Linked'} Defense: +{bonus} "
-                    f"from {die} → {stands + bonus}")
-        if verb == "special":
-            key = words[1]
-            name = SPECIAL_TABLE[key][0]
-            arg = words[2] if len(words) > 2 else ""
-            if key == "misdirection" and a is not None:
-                fid = a["target"].split(":")[0]
-                return f"{name}: move the attack to {b.die(fid, arg)}"
-            if key == "loaded-dice" and a is not None and a.get("rolls"):
-                return f"{name}: re-roll {arg} (rolled {a['rolls'].get(arg)})"
-            if key == "cook-the-books" and view.get("active"):
-                x, y = arg.split("+")
-                return (f"{name}: swap {b.die(view['active'], x)} ↔ "
-                        f"{b.die(view['active'], y)}")
-            if key == "cheap-shot":
-                return f"{name}: this turn's Boosted Attack adds +4"
-            if key == "thick-skull" and a is not None:
-                return f"{name}: re-roll {a['target'].split(':')[1]} instead of discarding it"
-            if key == "rampage":
-                return f"{name}: one extra Ability Attack now"
-            return name
-        if verb == "discard":
-            dice = words[1].split("+")
-            rolls = (a or {}).get("rolls") or {}
-            shown = ", ".join(f"{d} {rolls[d]}" if d in rolls else d for d in dice)
-            return f"Discard {shown}"
-        if verb in ("pass", "nospecial"):
-            st = view.get("stage")
-            return {"loaded": "Keep the roll (no Loaded Dice)",
-                    "thick_skull": "No Thick Skull: let the die go",
-                    "rampage": "No Rampage: end the turn"}.get(st, "Pass")
-        return move
+        return await self.draw(render_roster, DeathByDice.roster())
 
     def turn_items(self, row: GameRow, game: Game, seat: int) -> list[discord.ui.Item]:
-        view = game.view(None)
+        return self.choice_items(row, game, seat, row.version)
+
+    def choice_items(self, row: GameRow, game: Game, seat: int,
+                     version: int | str) -> list[discord.ui.Item]:
+        """A component for every legal move: the attacks as one select (or "type and dice",
+        then the target), discards as a select, everything else as buttons."""
         moves = game.legal(seat)
         if not moves:
             return []
+        view = game.view(None)
+        groups = view["attack_groups"]
+        attacks = {m for g in groups for m in g["moves"]}
         items: list[discord.ui.Item] = []
-        attacks = [m for m in moves if m.startswith("attack ")]
-        others = [m for m in moves if not m.startswith("attack ")]
         if attacks:
-            items.append(self.attack_select(row, view, seat, attacks))
-        if view["stage"] == "discard":
-            options = [discord.SelectOption(label=self.describe(view, m)[:100], value=m)
-                       for m in others[:25]]
-            items.append(MoveSelect(row.id, row.version, options,
-                                    "Choose the dice you discard"))
+            items.append(self.attack_select(row, game, seat, version, groups))
+        others = [m for m in moves if m not in attacks]
+        if game.current_phase() == "discard" or len(others) > MAX_BUTTONS:
+            items.append(MoveSelect(row.id, version, [option(game, seat, m) for m in others],
+                                    "Choose the dice you discard" if game.current_phase()
+                                    == "discard" else "Choose your move"))
             others = []
-        for m in others[:MAX_BUTTONS]:
-            style = (discord.ButtonStyle.success if m.startswith("special ") else
-                     discord.ButtonStyle.secondary if m in ("defend none", "pass") else
+        for m in others:
+            style = (discord.ButtonStyle.secondary if m in QUIET_MOVES else
                      discord.ButtonStyle.primary)
-            items.append(MoveButton(row.id, row.version, m, self.describe(view, m), style))
+            items.append(MoveButton(row.id, version, m, game.describe(m, seat).label, style))
         items.append(TypeMoveButton(row.id))
         return items
 
-    def attack_select(self, row: GameRow, view: dict[str, Any], seat: int,
-                      attacks: list[str]) -> discord.ui.Item:
-        if len(attacks) <= ONE_STEP_ATTACKS:
-            options = [discord.SelectOption(label=self.describe(view, m)[:100], value=m)
-                       for m in attacks]
-            return MoveSelect(row.id, row.version, options,
-                              f"Player {seat + 1}: choose your attack")
-        b = Board(view)
-        groups: dict[str, int] = {}
-        for m in attacks:
-            kind, dice, _ = split_attack(m)
-            groups[f"{kind} {dice}"] = groups.get(f"{kind} {dice}", 0) + 1
-        bonus = boost_of(view)
+    def attack_select(self, row: GameRow, game: Game, seat: int, version: int | str,
+                      groups: list[dict[str, Any]]) -> discord.ui.Item:
+        name = game.name(seat)
+        moves = [m for g in groups for m in g["moves"]]
+        if len(moves) <= ONE_STEP_ATTACKS:
+            return MoveSelect(row.id, version, [option(game, seat, m) for m in moves],
+                              f"{name}: choose your attack", tag="at")
         options = []
-        for g, n in list(groups.items())[:25]:
-            kind, dice = g.split()
+        for g in groups[:25]:
+            n = len(g["moves"])
             options.append(discord.SelectOption(
-                label=group_label(b, view["active"], kind, dice, bonus)[:100], value=g,
-                description=f"{n} target{'s' if n != 1 else ''} possible"))
-        return AttackGroupSelect(row.id, row.version, options,
-                                 f"Player {seat + 1}: choose the attack type and your dice")
+                label=g["label"][:100], value=g["key"],
+                description=f"{n} target{'s' if n != 1 else ''} · {g['effect']}"[:100]))
+        return GameItem.select(row.id, version, "ag", options,
+                               placeholder=f"{name}: choose the attack type and your dice")
 
     def status_line(self, row: GameRow, game: Game) -> str:
         view = game.view(None)
         seats = [a for a in game.actors() if a != CHANCE]
         if game.outcome() is not None or not seats:
             return super().status_line(row, game)
-        stage = view["stage"]
-        if stage in SECRET_STAGES:
-            cast = ", ".join(f"{mention(row.players[f['seat']])} {Board(view).who(f['id'])}"
-                             for f in view["fighters"])
+        if all(game.is_secret(s) for s in seats):
+            cast = ", ".join(f["label"] for f in view["fighters"])
             return f"Characters: {cast}.\n" + super().status_line(row, game)
         when = f" <t:{int(row.deadline)}:R>" if row.deadline else ""
-        who = mention(row.players[seats[0]])
-        if stage == "defend":
+        phase = game.current_phase()
+        if phase == "defend":
             a = view["attack"]
-            return (f"🛡️ {who}: your die {a['target']} is attacked — choose a defense below. "
-                    f"No answer by{when or ' the deadline'} = no defense.")
-        if stage == "declare":
-            return (f"👉 {who}: {view['prompt']} Use the menu below or `/deathbydice attack`"
+            return (f"🛡️ {a['target_label']}: your {a['ability']} is attacked — choose a "
+                    f"defense below. No answer by{when or ' the deadline'} = no defense.")
+        if phase == "declare":
+            return (f"👉 {view['prompt']} Use the menu below or `/deathbydice attack`"
                     f" (time runs out{when}; there is no passing).")
-        return f"👉 {who}: {view['prompt']} (time runs out{when})."
+        return f"👉 {view['prompt']} (time runs out{when})."
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str,
               chosen: str | None = None) -> Panel:
         view = game.view(seat)
-        me = ", ".join(Board(view).who(fid) for fid in view["you"]["fighters"])
+        labels = {f["id"]: f for f in view["fighters"]}
+        me = ", ".join(labels[fid]["character"] for fid in view["you"]["fighters"])
         head = (f"**Death by Dice — game #{row.id}**, combat {view['combat']} "
-                f"(you are player {seat + 1}: {me})")
-        if view["stage"] not in SECRET_STAGES or seat not in game.actors():
+                f"({game.name(seat)}: {me})")
+        if not game.is_secret(seat):
             text = f"{head}\n```\n{game.text(seat)}\n```"
             if seat in game.actors():
-                return Panel(text + "\nYour move:", self.turn_items(row, game, seat))
+                return Panel(text + "\nYour move:",
+                             self.choice_items(row, game, seat, version))
             return Panel(text + "\nNothing to do right now"
-                         + ("; waiting for the others' secret set-ups." if view["stage"]
-                            in SECRET_STAGES else "."))
+                         + ("; waiting for the others' secret set-ups."
+                            if game.current_phase() in game.SECRET_PHASES else "."))
         return self.setup_panel(row, game, seat, version, chosen, head, view)
 
     def setup_panel(self, row: GameRow, game: Game, seat: int, version: str,
                     chosen: str | None, head: str, view: dict[str, Any]) -> Panel:
         lines = [head, "🔒 **Your secret set-up roll** (only you see it):"]
+        fighters = {f["id"]: f for f in view["fighters"]}
         for s in view["you"]["setup"]:
+            f = fighters[s["fighter"]]
             if s["arranged"] is not None:
                 placed = " · ".join(f"{k} {v}" for k, v in s["arranged"].items())
-                lines.append(f"• {s['fighter']} {s['character']}: set up ({placed}).")
+                lines.append(f"• {f['character']}: set up ({placed}).")
                 continue
-            f = Board(view).fighters[s["fighter"]]
             by_size: dict[int, list[str]] = {}
             for cell in f["board"]:
                 if cell["die"] is not None:
@@ -383,20 +198,20 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
                 f"d{size} ({', '.join(by_size.get(size, []))}): "
                 + ", ".join(map(str, sorted(vs, reverse=True)))
                 for size, vs in sorted(values.items()))
-            lines.append(f"• {s['fighter']} {s['character']} rolled — {sizes}.")
+            lines.append(f"• {f['character']} rolled — {sizes}.")
         lines.append("Dice of the same size may swap values; nothing else moves. Lowest total "
                      "attacks first. Nobody sees your values until everyone has confirmed.")
-        moves = game.legal(seat)
+        arrangements = game.legal(seat)
         items: list[discord.ui.Item] = []
-        if chosen is None and len(moves) == 1:
-            chosen = moves[0]
-        if len(moves) > 1:
-            options = [discord.SelectOption(label=self.describe(view, m)[:100], value=m,
-                                            default=m == chosen) for m in moves[:25]]
-            items.append(SetupSelect(row.id, version, options,
-                                     "Choose where your values go (then Confirm)"))
+        if chosen is None and len(arrangements) == 1:
+            chosen = next(iter(arrangements))
+        if len(arrangements) > 1:
+            items.append(GameItem.select(
+                row.id, version, "su",
+                [option(game, seat, m, m == chosen) for m in arrangements],
+                placeholder="Choose where your values go (then Confirm)"))
         if chosen is not None:
-            lines.append(f"Your arrangement: **{self.describe(view, chosen)}** — press "
+            lines.append(f"Your arrangement: **{game.describe(chosen, seat).label}** — press "
                          "Confirm to lock it in (final).")
             items.append(MoveButton(row.id, version, chosen, "Confirm",
                                     discord.ButtonStyle.success, "✅"))
@@ -462,8 +277,8 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
     def not_yours(self, row: GameRow, game: Game) -> str:
         view = game.view(None)
         seats = [a for a in game.actors() if a != CHANCE]
-        who = ", ".join(mention(row.players[s]) for s in seats) or "nobody"
-        role = ROLES.get(view["stage"], "")
+        who = ", ".join(game.name(s) for s in seats) or "nobody"
+        role = ROLES.get(game.current_phase(), "")
         role = f" ({role})" if role else ""
         return (f"This choice is for {who}{role}, not you: {view['prompt']} You will get your "
                 "own buttons when it is your turn to act.")
@@ -482,8 +297,8 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         await super().on_move_component(interaction, game_id, version, move)
         message = interaction.message
         if (interaction.guild_id is None and message is not None
-                and not message.flags.ephemeral and move.startswith("setup")):
-            # The DM panel that confirmed a set-up: retire its components unless the table
+                and not message.flags.ephemeral and isinstance(version, str)):
+            # A DM panel that played its move: retire its components unless the table
             # already refreshed it with the next character's set-up.
             row = await self.bot.store.get_game(game_id)
             seat = row.seat_of(interaction.user.id) if row else None
@@ -494,45 +309,48 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
                 except discord.HTTPException:
                     pass
 
-    async def on_attack_group(self, interaction: discord.Interaction, game_id: int,
-                              version: int, group: str) -> None:
-        row, game = await self._live(game_id)
-        if version != row.version:
+    @on_component("ag")
+    async def on_attack_group(self, interaction: discord.Interaction,
+                              call: ComponentCall) -> None:
+        """Step one of declaring an attack when there are many: the type and the dice. The
+        answer (ephemeral, attacker only) offers the legal targets for that choice."""
+        row, game = await self._live(call.game_id)
+        if call.version != row.version:
             raise RuleError(STALE_TEXT)
         seat = self.player_seat(row, interaction)
         if seat not in game.actors():
             raise RuleError(self.not_yours(row, game))
-        moves = [m for m in game.legal(seat) if m.startswith(f"attack {group} ->")]
-        if not moves:
-            raise RuleError(f"`{group}` is not an attack you can make now. "
-                            "Choose one from the menu.")
-        view = game.view(None)
-        kind, dice = group.split()
-        b = Board(view)
-        head = group_label(b, view["active"], kind, dice, boost_of(view))
-        if len(moves) <= MAX_BUTTONS:
+        group = next((g for g in game.view(None)["attack_groups"] if g["key"] == call.value),
+                     None)
+        if group is None:
+            raise RuleError("That is not an attack you can make now. Choose one from the menu.")
+        targets = group["targets"]
+        if len(targets) <= MAX_BUTTONS:
             items: list[discord.ui.Item] = [
-                MoveButton(row.id, row.version, m, "→ " + b.target(split_attack(m)[2]),
-                           discord.ButtonStyle.danger) for m in moves]
+                MoveButton(row.id, row.version, t["move"], "→ " + t["label"],
+                           discord.ButtonStyle.danger) for t in targets]
         else:
-            items = [MoveSelect(row.id, row.version, [
-                discord.SelectOption(label=b.target(split_attack(m)[2])[:100], value=m)
-                for m in moves[:25]], "Choose the die you attack")]
-        await reply(interaction, f"**{head}** — choose the die you attack:", ephemeral=True,
-                    view=view_of(*items))
+            items = [MoveSelect(row.id, row.version, [option(game, seat, t["move"])
+                                                      for t in targets],
+                                "Choose the die you attack")]
+        await reply(interaction, f"**{group['label']}** — {group['effect']} Choose the die you "
+                                 "attack:", ephemeral=True, view=view_of(*items))
 
-    async def on_setup_preview(self, interaction: discord.Interaction, game_id: int,
-                               version: str, move: str) -> None:
-        row, game = await self._live(game_id)
+    @on_component("su")
+    async def on_setup_preview(self, interaction: discord.Interaction,
+                               call: ComponentCall) -> None:
+        """The secret panel's arrangement select: choosing previews it; `Confirm` plays it."""
+        row, game = await self._live(call.game_id)
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             raise RuleError("This panel is for the players of this game only.")
-        if int(version[1:]) != await self.bot.store.seat_moves(row.id, seat):
+        version = str(call.version)
+        if version != f"p{await self.bot.store.seat_moves(row.id, seat)}":
             raise RuleError(STALE_TEXT)
-        if move not in game.legal(seat):
+        if call.value not in game.legal(seat):
             raise RuleError("That arrangement is not one you can confirm now; choose one from "
                             "the list.")
-        panel = self.panel(row, game, seat, version, chosen=move)
+        panel = self.panel(row, game, seat, version, chosen=call.value)
         await interaction.response.edit_message(content=panel.content,
                                                 view=view_of(*panel.items))
 
@@ -605,17 +423,17 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         if ch["invited"] and len(fixed) > 1:
             raise RuleError(f"The challenge names your character: {fixed[1]}. Decline it if "
                             "you want to play someone else.")
-        name = find_character(character)
+        name = DeathByDice.find_character(character)
         if name is None:
             raise RuleError(f"{character!r} is not a Death by Dice character. Choose one of: "
                             + ", ".join(ROSTER_NAMES) + ".")
         picks = await self._picks(uid)
         open_ids = {str(c["id"]) for c in mine}
         picks = {k: v for k, v in picks.items() if k in open_ids}
-        picks[str(ch["id"])] = name.name
+        picks[str(ch["id"])] = name["name"]
         await self.bot.store.meta_set(PICKS_KEY.format(uid=uid), json.dumps(picks))
-        await reply(interaction, f"🎭 {interaction.user.mention} will play **{name.name}** "
-                                 f"({name.special_name}) when the game starts.", ephemeral=False,
+        await reply(interaction, f"🎭 {interaction.user.mention} will play **{name['name']}** "
+                                 f"({name['special']['name']}) when the game starts.", ephemeral=False,
                     allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="characters", description="The Death by Dice roster: boards, "
@@ -643,42 +461,39 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         await self.bot.tables.play(row.id, interaction.user.id, move, by=interaction.user.id)
         await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
 
-    async def _my_moves(self, interaction: discord.Interaction) -> tuple[list[str], dict]:
+    async def _my_view(self, interaction: discord.Interaction
+                       ) -> tuple[Game | None, int | None, list[str]]:
         found = await self.legal_for(interaction)
         if found is None:
-            return [], {}
-        game, _, legal = found
-        return legal, game.view(None)
+            return None, None, []
+        return found
 
     @attack.autocomplete("dice")
     async def attack_dice_autocomplete(self, interaction: discord.Interaction, current: str
                                        ) -> list[app_commands.Choice[str]]:
-        moves, view = await self._my_moves(interaction)
+        game, _, legal = await self._my_view(interaction)
+        if game is None or not legal:
+            return []
         kind = getattr(interaction.namespace, "type", None)
-        seen: dict[str, str] = {}
-        for m in moves:
-            parsed = split_attack(m)
-            if parsed is None or (kind and parsed[0] != kind):
-                continue
-            label = group_label(Board(view), view["active"], parsed[0], parsed[1],
-                                boost_of(view))
-            seen.setdefault(parsed[1], label)
         key = normal_dice(current).lower()
-        return [app_commands.Choice(name=label[:100], value=dice)
-                for dice, label in seen.items() if key in dice.lower()][:25]
+        return [app_commands.Choice(name=g["label"][:100], value=g["dice"])
+                for g in game.view(None)["attack_groups"]
+                if (not kind or g["type"] == kind) and key in g["dice"].lower()][:25]
 
     @attack.autocomplete("target")
     async def attack_target_autocomplete(self, interaction: discord.Interaction, current: str
                                          ) -> list[app_commands.Choice[str]]:
-        moves, view = await self._my_moves(interaction)
+        game, _, legal = await self._my_view(interaction)
+        if game is None or not legal:
+            return []
         kind = getattr(interaction.namespace, "type", None)
         dice = normal_dice(getattr(interaction.namespace, "dice", None) or "")
         seen: dict[str, str] = {}
-        for m in moves:
-            parsed = split_attack(m)
-            if parsed is None or (kind and parsed[0] != kind) or (dice and parsed[1] != dice):
+        for g in game.view(None)["attack_groups"]:
+            if (kind and g["type"] != kind) or (dice and g["dice"] != dice):
                 continue
-            seen.setdefault(parsed[2], Board(view).target(parsed[2]))
+            for t in g["targets"]:
+                seen.setdefault(t["target"], t["label"])
         key = current.strip().lower()
         return [app_commands.Choice(name=f"{t} — {label}"[:100], value=t)
                 for t, label in seen.items() if key in t.lower() or key in label.lower()][:25]
@@ -690,22 +505,21 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
     async def defend(self, interaction: discord.Interaction,
                      defense: app_commands.Range[str, 1, 60]) -> None:
         row, game = await self.find_game(interaction)
-        move = " ".join(defense.split())
-        if not (move.lower().startswith("defend") or
-                move.lower().startswith("special misdirection")):
-            raise RuleError("Choose a defense: `defend none`, `defend boosted X` (a die next "
-                            "to the target), `defend linked X` (a die of the target's colour) "
-                            "or `special misdirection X` (Madame Vex).")
+        typed = " ".join(defense.split())
+        if game.current_phase() != "defend":
+            raise RuleError("There is no attack to defend against right now: `/deathbydice "
+                            "defend` answers an attack on one of your dice.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.tables.play(row.id, interaction.user.id, move, by=interaction.user.id)
-        await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
+        await self.bot.tables.play(row.id, interaction.user.id, typed, by=interaction.user.id)
+        await interaction.followup.send(f"✅ `{typed}`", ephemeral=True)
 
     @defend.autocomplete("defense")
     async def defend_autocomplete(self, interaction: discord.Interaction, current: str
                                   ) -> list[app_commands.Choice[str]]:
-        moves, view = await self._my_moves(interaction)
-        moves = [m for m in moves if m.startswith(("defend", "special misdirection"))]
-        return legal_choices(moves, current, lambda m: self.describe(view, m))
+        game, seat, legal = await self._my_view(interaction)
+        if game is None or game.current_phase() != "defend":
+            return []
+        return legal_choices(legal, current, lambda m: game.describe(m, seat).label)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -713,10 +713,14 @@ def alt_text(view: dict[str, Any]) -> str:
 
 # --- the roster ----------------------------------------------------------------------------------
 
-def _character(row: Character | Sequence[str]) -> Character:
-    """A roster entry, or a raw `CHARACTER_TABLE` row ("d8 R" cells, "—" = no die)."""
+def _character(row: dict[str, Any] | Character | Sequence[str]) -> Character:
+    """A roster entry as `DeathByDice.roster()` gives it (or a Character, or a raw
+    `CHARACTER_TABLE` row: "d8 R" cells, "—" = no die)."""
     if isinstance(row, Character):
         return row
+    if isinstance(row, dict):
+        return Character(row["name"], tuple(Box(c["ability"], c["die"], c["colour"])
+                                            for c in row["board"]), row["special"]["key"])
     boxes = []
     for ability, cell in zip(ABILITIES, row[1:7]):
         if cell == "—":
@@ -727,7 +731,8 @@ def _character(row: Character | Sequence[str]) -> Character:
     return Character(row[0], tuple(boxes), row[7])
 
 
-def render_roster(roster_rows: Iterable[Character | Sequence[str]] = ROSTER) -> Picture:
+def render_roster(roster_rows: Iterable[dict[str, Any] | Character | Sequence[str]] = ROSTER
+                  ) -> Picture:
     """The characters' boards (default: data.ROSTER), with empty dice showing only each die's
     size and link colour, the special and what it does: the `/deathbydice characters` card."""
     chars = [_character(r) for r in roster_rows]
@@ -773,3 +778,16 @@ def render_roster(roster_rows: Iterable[Character | Sequence[str]] = ROSTER) -> 
             else f"{b.ability} —" for b in ch.boxes)
         + f", special {ch.special_name}" for ch in chars) + "."
     return to_png(img, alt, "deathbydice-roster.png")
+
+
+# --- the offline tool's entry points (`python -m bot render`) ------------------------------------
+
+def public_picture(view: dict[str, Any]) -> Picture:
+    """The thread's board, from the public view."""
+    return render(view)
+
+
+def seat_picture(view: dict[str, Any]) -> Picture | None:
+    """A seat's panel picture, from that seat's own view: its own boards (with the secret set-up
+    roll while it is secret)."""
+    return render(view)

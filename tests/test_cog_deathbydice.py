@@ -23,6 +23,12 @@ def fixed_seed(monkeypatch):
     monkeypatch.setattr("bot.tables.secrets.token_hex", lambda n=16: "5eed" * (n // 2))
 
 
+def tagged(custom_id: str, *tags: str) -> bool:
+    """Is this one of our components (`g:<game>:<version>:<tag>[:<arg>]`) with one of `tags`?"""
+    parts = custom_id.split(":")
+    return len(parts) >= 4 and parts[0] == "g" and parts[3] in tags
+
+
 def users(world):
     return {u.id: u for u in (world.alice, world.bob, world.carol)}
 
@@ -67,25 +73,25 @@ async def start(fake, world, **options):
 
 def panel_of(fake, user, row=None):
     """The user's newest secret panel: in DMs, else the newest ephemeral one they got."""
-    found = [m for m in fake.dms_to(user) if any(c.startswith(("dbs:", "mv:"))
+    found = [m for m in fake.dms_to(user) if any(tagged(c, "su", "mv")
                                                  for c in m.custom_ids)]
     if row is not None:
         found += [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
-                  if m.audience == user.id and any(c.startswith("dbs:") for c in m.custom_ids)]
+                  if m.audience == user.id and any(tagged(c, "su") for c in m.custom_ids)]
     return found[-1] if found else None
 
 
 async def confirm_setup(fake, user, row, choice=0):
     """Arrange with the panel's select (if any), then press Confirm."""
     panel = panel_of(fake, user, row)
-    select = next((c for c in panel.custom_ids if c.startswith("dbs:")), None)
+    select = next((c for c in panel.custom_ids if tagged(c, "su")), None)
     if select is not None:
         options = next(c for c in panel.components() if c.get("custom_id") == select)["options"]
         value = options[choice % len(options)]["value"]
         await fake.invoke(fake.select(panel, select, [value], user=user))
         panel = fake.messages[panel.id]
         assert "Confirm" in panel.text() and "press Confirm" in panel.content
-    confirm = next(c for c in panel.custom_ids if c.startswith("mv:") and ":setup" in c)
+    confirm = next(c for c in panel.custom_ids if tagged(c, "mv") and ":setup" in c)
     return await fake.invoke(fake.click(panel, confirm, user=user))
 
 
@@ -105,19 +111,19 @@ async def take_turn(fake, world, row, rng):
     user = users(world)[row.players[seat]]
     turn = fake.messages[row.extra["turn_message"]]
     ids = turn.custom_ids
-    group = next((c for c in ids if c.startswith("dba:")), None)
-    select = next((c for c in ids if c.startswith("ms:")), None)
-    buttons = [c for c in ids if c.startswith("mv:")]
+    group = next((c for c in ids if tagged(c, "ag")), None)
+    select = next((c for c in ids if tagged(c, "ms")), None)
+    buttons = [c for c in ids if tagged(c, "mv")]
     if group is not None and rng.random() < 0.8:
         options = next(c for c in turn.components() if c.get("custom_id") == group)["options"]
         new = await fake.invoke(fake.select(turn, group, [rng.choice(options)["value"]],
                                             user=user))
         [answer] = ephemeral(new)
-        assert "choose the die you attack" in answer.content
+        assert "Choose the die you attack" in answer.content
         offer = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
                  if m.audience == user.id][-1]
-        targets = [c for c in offer.custom_ids if c.startswith(("mv:", "ms:"))]
-        if targets[0].startswith("mv:"):
+        targets = [c for c in offer.custom_ids if tagged(c, "mv", "ms")]
+        if tagged(targets[0], "mv"):
             await fake.invoke(fake.click(offer, rng.choice(targets), user=user))
         else:
             options = next(c for c in offer.components()
@@ -156,7 +162,7 @@ async def test_whole_single_combat_match(fake, world):
     assert row.options["characters"] == "Malice,Mayhem" and row.options["best_of"] == 1
     text = thread_text(fake, row)
     assert "Death by Dice" in text and "set-up dice are rolled in secret" in text
-    assert "@1 Malice" in text and "@2 Mayhem" in text
+    assert "Malice (Alice)" in text and "Mayhem (Bob)" in text
     await set_up_everyone(fake, world, row)
     text = thread_text(fake, row)
     assert "goes first" in text and "set up:" in text
@@ -216,7 +222,7 @@ async def test_setup_is_secret_until_everyone_confirms(fake, world):
     row, game = await game_of(fake, row)
     assert game.view(None)["stage"] == "setup"  # Bob has not confirmed yet
     text = thread_text(fake, row)
-    assert "Malice is set up (secret until everyone is)" in text
+    assert "Malice (Alice) is set up (secret until everyone is)" in text
     for move in moves_a + game.legal(1):
         body = move.split(" ", 1)[1]          # "STR=5 AGI=2 ...": no arrangement shows
         assert body not in text
@@ -231,17 +237,17 @@ async def test_setup_is_secret_until_everyone_confirms(fake, world):
     assert public.data == render(game.view(None)).png
     assert "?" in public.description
     # Alice's confirmation went to her alone, and her old panel lost its buttons
-    assert any("Your set-up for @1 Malice" in m.content for m in fake.dms_to(world.alice))
-    assert not any(c.startswith("dbs:") for m in fake.dms_to(world.alice) for c in m.custom_ids)
+    assert any("Your set-up for Malice (Alice)" in m.content for m in fake.dms_to(world.alice))
+    assert not any(tagged(c, "su") for m in fake.dms_to(world.alice) for c in m.custom_ids)
     await confirm_setup(fake, world.bob, row)
     text = thread_text(fake, row)
-    assert "@1 Malice set up:" in text and "@2 Madame Vex set up:" in text
+    assert "Malice (Alice) set up:" in text and "Madame Vex (Bob) set up:" in text
 
 
 async def test_setup_preview_is_refused_when_stale(fake, world):
     row = await start(fake, world, opponent_character="Mayhem", best_of=1)
     panel = panel_of(fake, world.bob)
-    select = next(c for c in panel.custom_ids if c.startswith("dbs:"))
+    select = next(c for c in panel.custom_ids if tagged(c, "su"))
     options = next(c for c in panel.components() if c.get("custom_id") == select)["options"]
     payload = fake.select(panel, select, [options[0]["value"]], user=world.bob)
     await confirm_setup(fake, world.bob, row)
@@ -254,8 +260,8 @@ async def test_closed_dms_setup_through_the_ephemeral_panel(fake, world):
     row = await start(fake, world, opponent_character="The Accountant", best_of=1)
     assert fake.dms_to(world.bob) == []
     [fallback] = [m for m in thread_messages(fake, row)
-                  if any(c.startswith("pn:") for c in m.custom_ids)]
-    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.bob))
+                  if any(tagged(c, "pn") for c in m.custom_ids)]
+    new = await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.bob))
     [panel] = ephemeral(new)
     assert "only you see it" in panel.content
     await confirm_setup(fake, world.bob, row)
@@ -263,8 +269,8 @@ async def test_closed_dms_setup_through_the_ephemeral_panel(fake, world):
     assert game.view(None)["fighters"][1]["ready"] is True
     # nothing of Bob's roll reached a channel message anyone else can see
     assert "Your set-up" not in thread_text(fake, row)
-    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.carol))
-    assert "players of this game only" in ephemeral(new)[0].content
+    new = await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.carol))
+    assert "not playing in this game" in ephemeral(new)[0].content
 
 
 # --- turns: attacks, defenses, who may click ----------------------------------------------------
@@ -289,8 +295,8 @@ async def test_defend_prompt_only_the_defender_may_click(fake, world):
     [defender] = game.actors()
     attacker = 1 - defender
     turn = fake.messages[row.extra["turn_message"]]
-    buttons = [c for c in turn.custom_ids if c.startswith("mv:")]
-    assert {c.split(":", 3)[3] for c in buttons} == set(game.legal(defender))
+    buttons = [c for c in turn.custom_ids if tagged(c, "mv")]
+    assert {c.split(":", 4)[4] for c in buttons} == set(game.legal(defender))
     assert any(":defend none" in c for c in buttons)
     assert "No answer" in turn.content and "= no defense" in turn.content
     assert users(world)[row.players[defender]].mention in turn.content
@@ -366,10 +372,10 @@ async def test_attack_command_with_autocomplete_and_errors(fake, world):
     assert "not playing in this game" in ephemeral(new)[-1].content
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} defend", user=me, channel=thread,
                                        defense="attack ability STR -> @2:STR"))
-    assert "Choose a defense" in ephemeral(new)[-1].content
+    assert "no attack to defend" in ephemeral(new)[-1].content
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} defend", user=me, channel=thread,
                                        defense="defend none"))
-    assert "not possible now" in ephemeral(new)[-1].content
+    assert "no attack to defend" in ephemeral(new)[-1].content
     assert (await fake.bot.store.get_game(row.id)).version == row.version
     # and a legal one, typed the human way (lower case, spaces for +)
     kind, dice, target = legal[-1].split()[1], legal[-1].split()[2], legal[-1].split()[4]
@@ -386,7 +392,7 @@ async def test_attack_group_select_refuses_the_other_player(fake, world):
     row, game = await game_of(fake, row)
     [seat] = game.actors()
     turn = fake.messages[row.extra["turn_message"]]
-    control = next(c for c in turn.custom_ids if c.startswith(("dba:", "ms:")))
+    control = next(c for c in turn.custom_ids if tagged(c, "ag", "ms"))
     options = next(c for c in turn.components() if c.get("custom_id") == control)["options"]
     other = users(world)[row.players[1 - seat]]
     new = await fake.invoke(fake.select(turn, control, [options[0]["value"]], user=other))
@@ -453,7 +459,7 @@ async def test_open_table_three_players_picks_and_defaults(fake, world):
     row = (await fake.bot.store.active_games())[-1]
     assert row.options["characters"] == "Madame Vex,Lucky Lou,Malice"
     text = thread_text(fake, row)
-    assert "@3 Malice" in text and world.carol.mention in text
+    assert "Malice (Carol)" in text and world.carol.mention in text
     await set_up_everyone(fake, world, row)
     kinds = await play_out(fake, world, row, random.Random(1))
     assert (await fake.bot.store.get_game(row.id)).status == "finished" and kinds
@@ -477,7 +483,7 @@ async def test_open_boss_table_for_two(fake, world):
     await confirm_setup(fake, world.bob, row)
     _, game = await game_of(fake, row)
     assert 1 in game.actors()
-    assert "@2.2" in panel_of(fake, world.bob).content
+    assert " rolled — " in panel_of(fake, world.bob).content
     await set_up_everyone(fake, world, row)
     _, game = await game_of(fake, row)
     assert game.view(None)["stage"] != "setup"
@@ -520,39 +526,39 @@ async def test_attack_menu_cheap_shot_button_and_discard_select(fake, world, mon
     assert game.actors() == [0] and len(game.legal(0)) > 25
     turn = fake.messages[row.extra["turn_message"]]
     # Malice's special is a button; her attacks (too many for one list) come in two steps
-    assert f"mv:{row.id}:{row.version}:special cheap-shot" in turn.custom_ids
+    assert f"g:{row.id}:{row.version}:mv:special cheap-shot" in turn.custom_ids
     assert "Cheap Shot: this turn's Boosted Attack adds +4" in turn.text()
-    group = next(c for c in turn.custom_ids if c.startswith("dba:"))
+    group = next(c for c in turn.custom_ids if tagged(c, "ag"))
     options = {o["value"]: o["label"] for o in next(
         c for c in turn.components() if c.get("custom_id") == group)["options"]}
-    assert options["complex STR+FOR"] == "Complex · STR+FOR (d8+d10 summed)"
-    assert options["boosted AGI+STR"] == "Boosted · AGI d6 (1) +2 from STR"
+    assert options["complex STR+FOR"] == "Complex · STR+FOR (d8+d10)"
+    assert options["boosted AGI+STR"] == "Boosted · AGI d6 +2 from STR"
     new = await fake.invoke(fake.select(turn, group, ["complex STR+FOR"], user=world.alice))
     [offer_reply] = ephemeral(new)
     offer = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
              if m.audience == world.alice.id][-1]
-    assert {c.split(":", 3)[3] for c in offer.custom_ids} == {
+    assert {c.split(":", 4)[4] for c in offer.custom_ids} == {
         m for m in game.legal(0) if m.startswith("attack complex STR+FOR ->")}
-    assert "@2 Mayhem · STR d12 (12)" in offer.text()
-    await fake.invoke(fake.click(offer, f"mv:{row.id}:{row.version}:attack complex STR+FOR "
+    assert "STR 12 of Mayhem (Bob)" in offer.text()
+    await fake.invoke(fake.click(offer, f"g:{row.id}:{row.version}:mv:attack complex STR+FOR "
                                         "-> @2:STR", user=world.alice))
     assert fake.messages[offer.id].custom_ids == []      # the offer is retired once used
     # Mayhem may defend STR (AGI and LUCK are next to it): he declines with his button
     row, game = await game_of(fake, row)
     turn = fake.messages[row.extra["turn_message"]]
-    await fake.invoke(fake.click(turn, f"mv:{row.id}:{row.version}:defend none",
+    await fake.invoke(fake.click(turn, f"g:{row.id}:{row.version}:mv:defend none",
                                  user=world.bob))
     # 1 + 2 = 3 against 12: lost without doubles, so Malice chooses the die she gives up
     row, game = await game_of(fake, row)
     assert game.view(None)["stage"] == "discard"
     turn = fake.messages[row.extra["turn_message"]]
-    select = next(c for c in turn.custom_ids if c.startswith("ms:"))
+    select = next(c for c in turn.custom_ids if tagged(c, "ms"))
     labels = {o["value"]: o["label"] for o in next(
         c for c in turn.components() if c.get("custom_id") == select)["options"]}
     assert labels == {"discard STR": "Discard STR 1", "discard FOR": "Discard FOR 2"}
     new = await fake.invoke(fake.select(turn, select, ["discard FOR"], user=world.bob))
     assert "not you" in ephemeral(new)[0].content
     await fake.invoke(fake.select(turn, select, ["discard FOR"], user=world.alice))
-    assert "@1 Malice discards FOR" in thread_text(fake, row)
+    assert "Malice (Alice) discards FOR" in thread_text(fake, row)
     row, game = await game_of(fake, row)
     assert game.view(None)["stage"] == "declare" and game.actors() == [1]

@@ -269,7 +269,8 @@ def describe_move(g: "DeathByDice", move: str, seat: int) -> MoveText:
 
 def attack_groups(g: "DeathByDice") -> list[dict[str, Any]]:
     """The attacker's legal attacks grouped by type and dice, in the engine's order:
-    [{key, label, effect, moves}], so a screen can ask "which attack?" then "which target?"."""
+    [{key, type, dice ("AGI+STR"), label, effect, moves, targets: [{move, target ("@2:CON"),
+    label}]}], so a screen can ask "which attack?" then "which target?"."""
     if g.stage != "declare" or g.active is None or g.result is not None:
         return []
     fi = g.active
@@ -279,7 +280,13 @@ def attack_groups(g: "DeathByDice") -> list[dict[str, Any]]:
         dice = p["dice"] if p["type"] != "complex" else N.ring_sorted(p["dice"])
         key = group_key(p["type"], dice)
         if key not in groups:
-            groups[key] = {"key": key, "label": group_label(g, fi, p["type"], dice),
-                           "effect": group_effect(g, fi, p["type"], dice), "moves": []}
+            groups[key] = {"key": key, "type": p["type"], "dice": "+".join(dice),
+                           "label": group_label(g, fi, p["type"], dice),
+                           "effect": group_effect(g, fi, p["type"], dice), "moves": [],
+                           "targets": []}
+        target = g.resolve_ref(p["ref"], "character you target")
         groups[key]["moves"].append(move)
+        groups[key]["targets"].append({
+            "move": move, "target": N.die_name(g.fid(target), p["ability"]),
+            "label": clip(target_text(g, target, p["ability"]))})
     return list(groups.values())

@@ -30,7 +30,8 @@ from ..core import (CHANCE, AmbiguousMoveError, Chance, Draw, Ending, Event, Gam
 from . import board as B
 from . import notation as N
 from .attack import AttackSequence
-from .data import MAX_COMBATS, ROSTER, ROSTER_NAMES, TURNS_EACH, find_character
+from .data import (ABILITIES, ABILITY_NAMES, CHARACTER_TABLE, COLOURS, MAX_COMBATS, ROSTER,
+                   ROSTER_NAMES, SPECIAL_TABLE, TURNS_EACH, find_character)
 from .setup_phase import SecretSetup
 from .specials import Specials
 from .describe import describe_move
@@ -61,6 +62,43 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
                "boss: Bosses & Minions (2-4 players, seat 1 runs the Boss)",
                choices=("duel", "boss")),
     )
+
+    ROSTER_NAMES = ROSTER_NAMES
+
+    # --- the roster, for screens ----------------------------------------------------------------
+    @classmethod
+    def roster(cls) -> list[dict[str, Any]]:
+        """The characters as plain data: [{name, special: {key, name, when, what}, board: six
+        {ability, name, die (size or None), colour (letter or None)}}]."""
+        return [{"name": c.name,
+                 "special": dict(zip(("key", "name", "when", "what"),
+                                     (c.special, *SPECIAL_TABLE[c.special]))),
+                 "board": [{"ability": b.ability, "name": ABILITY_NAMES[b.ability],
+                            "die": b.size, "colour": b.colour} for b in c.boxes]}
+                for c in ROSTER]
+
+    @classmethod
+    def find_character(cls, name: str) -> dict[str, Any] | None:
+        """The roster entry a typed name means (case, spaces and a leading "The" ignored)."""
+        c = find_character(name)
+        return None if c is None else next(r for r in cls.roster() if r["name"] == c.name)
+
+    @classmethod
+    def roster_text(cls) -> str:
+        """The roster as a monospace table, the colours and the specials, for a chat message."""
+        head = f"{'Character':<15}" + "".join(f"{a:<6}" for a in ABILITIES) + "Special"
+        lines = [head, "-" * len(head)]
+        for row in CHARACTER_TABLE:
+            cells = "".join(f"{c:<6}" for c in row[1:7])
+            lines.append(f"{row[0]:<15}{cells}{SPECIAL_TABLE[row[7]][0]}")
+        legend = ("Colours: " + ", ".join(f"{k} {v}" for k, v in COLOURS.items())
+                  + " (white links nothing); — = no die. Same colour = Linked. A Boss's dice "
+                  "are one size larger.")
+        specials = [f"• **{SPECIAL_TABLE[c.special][0]}** ({c.name}) — "
+                    f"{SPECIAL_TABLE[c.special][1]}: {SPECIAL_TABLE[c.special][2]}. Once per "
+                    "combat." for c in ROSTER]
+        return ("**Death by Dice — the characters**\n```\n" + "\n".join(lines) + "\n```\n"
+                + legend + "\n" + "\n".join(specials))
 
     # --- options and set-up -------------------------------------------------------------------
     @classmethod
