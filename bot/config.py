@@ -37,6 +37,16 @@ class Settings:
     dev_guild_id: int | None
     log_level: str
     turn_timer: int
+    # DATABASE_URL=postgresql://...: the PostgreSQL backend (database_path is then unused).
+    database_url: str | None = None
+    # SHARD_COUNT / SHARD_IDS: this process runs these shards of that many (AutoShardedBot).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database(self) -> str:
+        """What the store opens: the PostgreSQL URL, or the SQLite file."""
+        return self.database_url or str(self.database_path)
 
 
 def _read_dotenv(path: Path) -> dict[str, str]:
@@ -56,8 +66,24 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
     if require_token and not token:
         raise ConfigError(TOKEN_HELP)
 
-    db = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
-    check_database_path(db)
+    url = values.get("DATABASE_URL", "").strip()
+    database_url = None
+    if url.startswith(("postgresql://", "postgres://")):
+        database_url = url
+        db = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    elif url.startswith("sqlite:"):
+        from .store import sqlite_path
+        db = Path(sqlite_path(url))
+        check_database_path(db)
+    elif url:
+        raise ConfigError(f"DATABASE_URL={url!r} is neither sqlite:///path/to/file.db nor "
+                          "postgresql://user@host/database. Leave it empty for the default "
+                          f"SQLite file {DEFAULT_DATABASE!r}.")
+    else:
+        db = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+        check_database_path(db)
+    shard_count, shard_ids = _shards(values.get("SHARD_COUNT", "").strip(),
+                                     values.get("SHARD_IDS", "").strip())
 
     guild_raw = values.get("DEV_GUILD_ID", "").strip()
     guild = None
@@ -83,7 +109,38 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         raise ConfigError(
             f"TURN_TIMER_SECONDS={timer_raw!r} must be a whole number of seconds from 30 to "
             f"604800 (7 days); the default is {DEFAULT_TURN_TIMER}.")
-    return Settings(token, db, guild, level, timer)
+    return Settings(token, db, guild, level, timer, database_url, shard_count, shard_ids)
+
+
+def _shards(count_raw: str, ids_raw: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (total shards, all processes together) and SHARD_IDS (this process's, e.g.
+    `0,1` or `0-3`). Both empty: one process, no sharding."""
+    if not count_raw:
+        if ids_raw:
+            raise ConfigError("SHARD_IDS is set but SHARD_COUNT is not: give the total number "
+                              "of shards in SHARD_COUNT.")
+        return None, None
+    if not count_raw.isascii() or not count_raw.isdigit() or not 1 <= int(count_raw) <= 4096:
+        raise ConfigError(f"SHARD_COUNT={count_raw!r} must be a whole number from 1 to 4096 "
+                          "(Discord needs one shard per 2,500 servers at most).")
+    count = int(count_raw)
+    if not ids_raw:
+        return count, None  # this process runs every shard
+    ids: list[int] = []
+    for part in ids_raw.replace(" ", "").split(","):
+        low, sep, high = part.partition("-")
+        try:
+            if not (low.isascii() and high.isascii()):
+                raise ValueError
+            ids += list(range(int(low), int(high) + 1)) if sep else [int(low)]
+        except ValueError:
+            raise ConfigError(f"SHARD_IDS={ids_raw!r} is not a list of shard numbers such as "
+                              "'0,1' or '0-3'.") from None
+    bad = [i for i in ids if not 0 <= i < count]
+    if bad or not ids:
+        raise ConfigError(f"SHARD_IDS={ids_raw!r}: shard numbers run from 0 to {count - 1} "
+                          f"(SHARD_COUNT={count}).")
+    return count, tuple(sorted(set(ids)))
 
 
 def check_database_path(db: Path) -> None:
@@ -106,12 +163,35 @@ def check_database_path(db: Path) -> None:
         if not os.access(db, os.R_OK | os.W_OK):
             raise ConfigError(f"DATABASE_PATH={str(db)!r} exists but is not readable and "
                               "writable by this user.")
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-                conn.execute("PRAGMA schema_version").fetchone()
-        except sqlite3.DatabaseError as e:
-            raise ConfigError(f"DATABASE_PATH={str(db)!r} is not an SQLite database ({e}). "
-                              "Point it at a new file or restore the right one.")
+        check_database_file(db)
+
+
+def check_database_file(db: Path) -> None:
+    """An existing database must be SQLite, undamaged, and not from a newer bot. Damage inside
+    the file (a torn page) is found by `PRAGMA quick_check`, not by opening it."""
+    from .store import SCHEMA_VERSION
+    conn = None
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn.execute("PRAGMA schema_version").fetchone()
+        (version,) = conn.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise ConfigError(
+                f"DATABASE_PATH={str(db)!r} was written by a newer version of the bot (schema "
+                f"{version}; this one understands up to {SCHEMA_VERSION}). Update the bot, or "
+                "point DATABASE_PATH at the right file.")
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+        if problems != ["ok"]:
+            raise ConfigError(
+                f"DATABASE_PATH={str(db)!r} is damaged ({'; '.join(problems)[:300]}). Restore "
+                "it from a backup, or try `sqlite3 FILE '.recover' | sqlite3 NEW.db` and point "
+                "DATABASE_PATH at the new file.")
+    except sqlite3.DatabaseError as e:
+        raise ConfigError(f"DATABASE_PATH={str(db)!r} is not an SQLite database, or it is "
+                          f"damaged ({e}). Point it at a new file or restore the right one.")
+    finally:
+        if conn is not None:
+            conn.close()
 
 
 def configure_logging(level: str) -> None:

@@ -1,10 +1,18 @@
-"""The store and the table: transactions, versions, seeded chance, timers and resume — on real
-SQLite files, with the test-only Coin Flip game."""
+"""The store and the table: transactions, versions, seeded chance, timers and resume — on both
+backends (a real SQLite file; a real PostgreSQL server, a fresh schema per test), with the
+test-only Coin Flip game.
+
+PostgreSQL comes from TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test).
+When no server answers, its half of the suite is skipped with the reason printed, except under
+CI=true, where an unreachable server fails the run."""
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import sys
+import uuid
 
 import pytest
 
@@ -32,11 +40,86 @@ async def never(_seconds: float) -> None:
     await asyncio.Event().wait()
 
 
+PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+_pg_reason: list[str | None] = []
+
+
+async def pg_unavailable() -> str | None:
+    """Why PostgreSQL tests cannot run here (None: they can). Asked once per run."""
+    if not _pg_reason:
+        try:
+            import asyncpg
+        except ImportError:
+            _pg_reason.append("asyncpg is not installed")
+        else:
+            try:
+                conn = await asyncpg.connect(PG_URL, timeout=3)
+                await conn.close()
+                _pg_reason.append(None)
+            except Exception as e:  # refused, unknown host, auth: all mean "no server for us"
+                _pg_reason.append(f"no PostgreSQL at {PG_URL} ({type(e).__name__}: {e})")
+    return _pg_reason[0]
+
+
+def with_schema(url: str, schema: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def pg_schema() -> str:
+    """A fresh schema (dropped by drop_schema): each test starts from an empty database."""
+    reason = await pg_unavailable()
+    if reason:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {reason}")
+        print(f"skipping a PostgreSQL test: {reason}", file=sys.stderr)
+        pytest.skip(reason)
+    import asyncpg
+    schema = f"referee_test_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(PG_URL)
+    try:
+        await conn.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await conn.close()
+    return schema
+
+
+async def drop_schema(schema: str) -> None:
+    import asyncpg
+    conn = await asyncpg.connect(PG_URL)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_target(request, db_path):
+    """Where a store opens: a SQLite file, or a PostgreSQL URL with its own schema."""
+    if request.param == "sqlite":
+        yield str(db_path)
+        return
+    schema = await pg_schema()
+    try:
+        yield with_schema(PG_URL, schema)
+    finally:
+        await drop_schema(schema)
+
+
 @pytest.fixture
-async def store(db_path):
-    s = await Store.open(db_path)
+async def store(db_target):
+    s = await Store.open(db_target)
     yield s
     await s.close()
+
+
+def integrity_errors() -> tuple[type[BaseException], ...]:
+    errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+    try:
+        import asyncpg
+        errors += (asyncpg.IntegrityConstraintViolationError,)
+    except ImportError:
+        pass
+    return errors
 
 
 @pytest.fixture
@@ -51,13 +134,20 @@ async def tables(store, clock):
     await t.close()
 
 
-async def test_schema_is_migrated_in_wal_mode(store, db_path):
-    assert await store._one("PRAGMA user_version") == (SCHEMA_VERSION,)
-    assert (await store._one("PRAGMA journal_mode"))[0] == "wal"
-    tables = {r[0] for r in await store._all("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"games", "events", "results", "challenges", "votes", "cards", "meta"} <= tables
+async def test_schema_is_migrated_in_wal_mode(store, db_target):
+    assert await store.schema_version() == SCHEMA_VERSION
+    if store.backend == "sqlite":
+        assert (await store._one("PRAGMA journal_mode"))[0] == "wal"
+        tables = {r[0] for r in await store._all(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+    else:
+        tables = {r[0] for r in await store._all(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema="
+            "current_schema()")}
+    assert {"games", "events", "results", "challenges", "votes", "cards", "meta",
+            "game_players", "player_stats", "outbox"} <= tables
     # re-opening runs no migration twice
-    again = await Store.open(db_path)
+    again = await Store.open(db_target)
     assert await again.migrate() == SCHEMA_VERSION
     await again.close()
 
@@ -81,7 +171,7 @@ async def test_a_move_and_its_entries_commit_together_or_not_at_all(tables, stor
     # version): nothing of the move may remain.
     await store._exec("INSERT INTO events (game_id, version, actor, move, created_at) "
                       "VALUES (?, ?, '1', 'x', 0)", (gid, before.version + 2))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(integrity_errors()):
         await store.commit_move(gid, before.version, [Entry(0, "call heads"), Entry(1, "b")],
                                 {"broken": True})
     after = await store.get_game(gid)
@@ -179,14 +269,14 @@ async def test_idle_player_without_a_timeout_move_forfeits(tables, store, clock,
     assert (await store.entries(gid))[-1] == ("2", "timeout")
 
 
-async def test_resume_after_restart_rearms_timers(db_path, clock):
-    store = await Store.open(db_path)
+async def test_resume_after_restart_rearms_timers(db_target, clock):
+    store = await Store.open(db_target)
     t1 = Tables(store, turn_timer=100, clock=clock, sleep=never)
     gid = (await t1.create("coinflip", [ALICE, BOB])).row.id
     await t1.close()
     await store.close()
     # a new process on the same file
-    store2 = await Store.open(db_path)
+    store2 = await Store.open(db_target)
     t2 = Tables(store2, turn_timer=100, clock=clock, sleep=never)
     assert await t2.resume() == 1 and t2.armed() == {gid}
     clock.t += 101
