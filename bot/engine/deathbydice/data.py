@@ -113,6 +113,8 @@ def boss_size(size: int) -> int:
 
 def parse_ability(token: str) -> str | None:
     """`STR`, `str`, `Strength` -> `STR`; None when it names no ability."""
+    if not token.isascii():  # "ſtr".upper() is "STR": only plain letters name an ability
+        return None
     t = token.strip().upper()
     if t in ABILITY_NAMES:
         return t

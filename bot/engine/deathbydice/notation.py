@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core import InvalidMoveError, parse_seat
+from ..core import NUMBER_MAX, InvalidMoveError, parse_seat
 from .data import ABILITIES, ABILITY_NAMES, SPECIAL_TABLE, parse_ability
 
 ATTACK_TYPES = ("ability", "boosted", "complex")
@@ -40,7 +40,9 @@ SPECIAL_FORM = ("Write `special <name> [dice]`: " + ", ".join(
 ALL_FORMS = ("Moves: `setup ...`, `attack ...`, `defend ...`, `discard ...`, `special ...`, "
              "`pass`.")
 
-_REF = re.compile(r"@(\d+)(?:\.(\d+))?")
+# ASCII digits only: `\d` would also read Arabic-Indic or full-width digits as numbers.
+_REF = re.compile(r"@([0-9]+)(?:\.([0-9]+))?")
+_NUMBER = re.compile(r"[0-9]+")
 
 
 def ability_or_error(token: str, form: str) -> str:
@@ -80,8 +82,16 @@ def parse_target(token: str, players: int) -> tuple[tuple[int, int | None], str]
 
 
 def parse(move: str, players: int) -> dict[str, Any]:
-    """Parse a player's move; InvalidMoveError (with the right form) when it does not parse."""
+    """Parse a player's move; InvalidMoveError (with the right form) when it does not parse.
+    The alphabet is ASCII: letters (any case), digits 0-9, `@ . : + = ->` and spaces; anything
+    else (a superscript ², a Kelvin sign that lower-cases to k) is refused here, not guessed."""
+    if not move.isascii():
+        bad = next(ch for ch in move if not ch.isascii())
+        raise InvalidMoveError(f"{bad!r} is not part of a Death by Dice move: write moves with "
+                               f"plain letters and the digits 0-9. {ALL_FORMS}")
     tokens = move.split()
+    if not tokens:
+        raise InvalidMoveError("Empty move. " + ALL_FORMS)
     verb = tokens[0].lower()
     args = tokens[1:]
     if verb == "setup":
@@ -94,8 +104,11 @@ def parse(move: str, players: int) -> dict[str, Any]:
         values: dict[str, int] = {}
         for arg in args:
             name, eq, number = arg.partition("=")
-            if not eq or not number.isdigit():
+            if not eq or not _NUMBER.fullmatch(number):
                 raise InvalidMoveError(f"{arg!r} is not ABILITY=value. {SETUP_FORM}")
+            if len(number) > NUMBER_MAX:
+                raise InvalidMoveError(f"{number} is far larger than any die shows. "
+                                       f"{SETUP_FORM}")
             a = ability_or_error(name, SETUP_FORM)
             if a in values:
                 raise InvalidMoveError(f"{a} is given twice. {SETUP_FORM}")
