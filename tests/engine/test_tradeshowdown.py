@@ -93,7 +93,8 @@ def test_fair_length_crops_long_cards_and_repeats_short_ones():
     assert g.seats[1]["cards"][0]["digits"] == [1, 2, 3, 4, 5, 6, 1, 2, 3, 4]
     g = new(cards=[card("A", "123456789"), None], fair_length=6)
     assert g.seats[0]["cards"][0]["digits"] == [1, 2, 3, 4, 5, 6]
-    assert g.seats[1]["cards"][0]["name"] == SAMPLE_CARDS[1]["name"]  # null: a sample card
+    # null: seat 2's built-in main card (without Tag Team every seat gets a main card)
+    assert g.seats[1]["cards"][0]["name"] == SAMPLE_CARDS[2]["name"]
 
 
 @pytest.mark.parametrize("cards, message", [
@@ -212,8 +213,13 @@ def test_rulebook_example_step_by_step():
     # Violet (lower depth) strikes first: 2 slashes, digits 6 or lower.
     assert g.actors() == [1]
     v = g.view(None)["pending"]
+    facts = {k: v.pop(k) for k in ("moves", "slashable", "best")}
     assert v == {"seat": 1, "stage": "slash", "target": 0, "reach": 6, "slashes_left": 2,
                  "width": 2}
+    # Derived by the rules for the screens: the digits in reach, and the best-first slashes.
+    assert [d["position"] for d in facts["slashable"]] == list(range(10))
+    assert facts["best"] == "slash 6 6" and facts["moves"]["best"] == ["slash 6 6"]
+    assert facts["moves"]["slash"][:2] == ["slash 6", "slash 0"]
     assert "slash 8" not in g.legal(1) and "slash 6" in g.legal(1) and "slash 0" in g.legal(1)
     with pytest.raises(IllegalMoveError, match="up to 6"):
         g.apply(1, "slash 8")
@@ -376,7 +382,7 @@ def test_targets_are_required_and_secret_until_the_roll():
     assert "dice d4" in g.legal(0)  # target set: the dice alone will do
     ev = g.apply(0, "dice d4 d4")
     public = [e for e in ev if e.to is None]
-    assert public and not any("@3" in e.text or "player 3" in e.text or "d4" in e.text
+    assert public and not any("@3" in e.text or "Player 3" in e.text or "d4" in e.text
                               for e in public)
     for viewer in (None, 1, 2):
         f0 = g.view(viewer)["fighters"][0]
@@ -384,7 +390,7 @@ def test_targets_are_required_and_secret_until_the_roll():
     assert g.view(0)["fighters"][0]["dice"] == [4, 4]
     assert g.view(0)["fighters"][0]["target"] == 2
     ev = play(g, (1, "dice d6 d6 @3"), (2, "dice d8 d8 @1"))
-    assert "player 1 rolls d4 d4 at player 3" in texts(ev)
+    assert "Player 1 rolls d4 d4 at Player 3" in texts(ev)
     assert g.view(None)["fighters"][0]["target"] == 2
 
 
@@ -410,7 +416,7 @@ def test_three_players_defeat_redirect_and_the_last_one_standing():
     assert "Nothing left to slash up to 9 on C: 1 slash lost." in texts(ev)
     # Seat 0 X'd C at depth 2; C is defeated and seat 1's attack (depth 4) turns on A at once.
     assert "Player 3 is defeated." in texts(ev)
-    assert "Player 2's target is down: the attack goes to player 1." in texts(ev)
+    assert "Player 2's target is down: the attack goes to Player 1." in texts(ev)
     assert g.actors() == [1] and g.view(None)["pending"]["target"] == 0
     play(g, (1, "slash 3 3 2 1"))
     assert g.round == 2 and g.standing() == [0, 1]
@@ -432,7 +438,7 @@ def test_redirect_is_chosen_when_several_foes_stand():
     with pytest.raises(IllegalMoveError, match="name a new one"):
         g.apply(1, "slash 3")
     ev = g.apply(1, "target @3")
-    assert "Player 2 turns on player 3." in texts(ev)
+    assert "Player 2 turns on Player 3." in texts(ev)
     play(g, (1, "slash 3 3 2"))
     assert slashes(g, 2) == [0, 1, 2, 0, 0, 0, 0, 0, 0, 0]
 
@@ -454,9 +460,9 @@ def test_resigning_target_mid_attack_loses_the_rest_and_a_pending_target_lapses(
          (CHANCE, "roll 4 4 6 6 8 8 1"))
     g.apply(0, "slash 4")
     ev = g.resign(2)
-    assert "1 slash of player 1 lost." in texts(ev)
+    assert "1 slash of Player 1 lost." in texts(ev)
     # Player 2's attack (same depth) turns on player 1, the only foe left.
-    assert "Player 2's target is down: the attack goes to player 1." in texts(ev)
+    assert "Player 2's target is down: the attack goes to Player 1." in texts(ev)
     play(g, (1, "slash 6 5"))
     assert g.round == 2 and "dice d4" in g.legal(0)
     g = new(3, [card(n, "1234567890") for n in "ABC"])
@@ -548,7 +554,7 @@ def test_auto_tag_in_on_defeat_and_the_team_falls_with_both_cards():
     play(g, (0, "dice d4 d4"), (1, "dice d4 d4 d6"), (CHANCE, "roll 1 1 2 2 2"))
     ev = g.apply(0, "slash 1")
     assert "Player 2's B1 is X'd out!" in texts(ev)
-    assert "B2 tags in for player 2 at once." in texts(ev)
+    assert "B2 tags in for Player 2 at once." in texts(ev)
     # B1 rolled the dice and is down: the team's attack this round is lost.
     assert "Player 2's B1 is down and does not attack." in texts(ev)
     assert g.seats[1]["active"] == 1 and g.result is None and g.round == 2
@@ -665,8 +671,11 @@ def test_a_full_combo_may_be_held_and_fires_without_a_set():
     assert len(g.seats[0]["combo"]) == 5 and g.round == 2
     play(g, (0, "dice d4"), (1, "dice d4 d4"), (CHANCE, "roll 3 1 1"))
     # No set for player 1, yet its special comes at depth 1 before player 2's depth 2.
-    assert g.view(None)["pending"] == {"seat": 0, "stage": "special", "target": 1,
-                                       "reach": None, "slashes_left": 0, "width": 0}
+    pending = g.view(None)["pending"]
+    moves = pending.pop("moves")
+    assert pending == {"seat": 0, "stage": "special", "target": 1,
+                       "reach": None, "slashes_left": 0, "width": 0}
+    assert moves["hold"] == ["hold"] and len(moves["pencil"]) == 10
     with pytest.raises(IllegalMoveError, match="fire a special attack or `hold`"):
         g.apply(0, "slash 1")
     with pytest.raises(InvalidMoveError, match="Name a special attack"):
@@ -725,7 +734,7 @@ def test_bad_input_errors_and_state_unchanged():
     with pytest.raises(NotYourTurnError, match="waiting for a roll"):
         g.apply(0, "dice d4")
     g.apply(CHANCE, "roll 1 4 6 8 8 8 6 6 8 0")
-    with pytest.raises(NotYourTurnError, match="waiting for player 2"):
+    with pytest.raises(NotYourTurnError, match="waiting for Player 2"):
         g.apply(0, "slash 2")
     before = g.to_json()
     with pytest.raises(IllegalMoveError, match="only 2 slashes left"):
@@ -745,7 +754,7 @@ def test_secrets_absent_from_other_views_and_public_events():
     ev = play(g, (0, "target @2"), (0, "dice d8 d8 d4 d4"))
     for e in ev:
         if e.to is None:
-            assert "@2" not in e.text and "d8" not in e.text and "player 2" not in e.text
+            assert "@2" not in e.text and "d8" not in e.text and "Player 2" not in e.text
     other = json.dumps(g.view(1)) + json.dumps(g.view(None)) + g.text(1) + g.text(None)
     assert '"dice": [4, 4, 8, 8]' not in other and '"target": 1' not in other
     assert json.dumps(g.view(0)).count('"dice": [4, 4, 8, 8]') == 1
@@ -797,13 +806,13 @@ def test_timeout_falls_back_to_the_whole_supply_when_dice_are_set_aside():
 
 def test_text_board_is_short_and_readable():
     g = TradeShowdown.new(6)
-    assert len(g.text(None)) < 1500 and "round 1/30" in g.text(None)
+    assert len(g.text(None)) < 1500 and "round 1 of 30" in g.text(None)
     g = new(cards=[BLUE, VIOLET])
     play(g, (0, "dice d4 d4 d6 d8 d8 d10"), (1, "dice d6 d8 d10 d10"),
          (CHANCE, "roll 1 4 6 8 8 8 6 6 8 0"), (1, "slash 6"))
     t = g.text(None)
-    assert "@1 Blue Ox Plumbing: 6/ 0 3 5 5 5 1 2 3 4" in t
-    assert "Now: @2 slashes @1 — 1 left, digits up to 6" in t
+    assert "Player 1 — Blue Ox Plumbing: 6/ 0 3 5 5 5 1 2 3 4" in t
+    assert "Now: Player 2 slashes Player 1's card — 1 slash left, on digits up to 6" in t
 
 
 def test_roll_with_die_sizes_is_the_players_dice_choice():

@@ -63,9 +63,10 @@ def check_invariants(g: TradeShowdown) -> None:
 def play_out(players: int, options: dict[str, Any], seed: int) -> tuple[Record, TradeShowdown]:
     """Random legal play with invariants checked after every move; the timer's move is
     sometimes played instead, as the bot would for an idle player."""
-    g = TradeShowdown.new(players, options)
+    names = [f"p{i + 1}" for i in range(players)]
+    g = TradeShowdown.new(players, options, names=names)
     rng = random.Random(seed)
-    rec = Record("tradeshowdown", g.options, [f"p{i + 1}" for i in range(players)], seed)
+    rec = Record("tradeshowdown", g.options, names, seed)
     for _ in range(20000):
         actors = g.actors()
         if not actors:

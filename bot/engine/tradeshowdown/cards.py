@@ -16,22 +16,56 @@ ZIP_DIGITS = 5
 MAX_NAME = 40
 X = 2  # slashes that X a digit out
 
-# Built-in fighters so a game starts with no options (`new(2)`); seat s gets the cards
-# 2s and 2s+1 under Tag Team, card s otherwise. All numbers are fictional (555).
+# Built-in fighters so a game starts with no options (`new(2)`). Issue #10 item 8: with cards
+# of different digits the seat whose digits were harder to reach won 94% of games, so every
+# seat now fights with the same digits in a different order (mirrored content): main cards
+# are an area code from {2, 7, 8} + 555-0149 with a zip from {0, 2, 3, 6, 9}; partners an
+# area code from {3, 6, 9} + 555-0127 with a zip from {1, 4, 5, 7, 8}. Any first L digits
+# (fair length) of two main cards hold the same digits too. Seat s gets main card 2s (and
+# partner 2s+1 under Tag Team). All numbers are fictional (555).
 SAMPLE_CARDS: tuple[dict[str, str], ...] = (
-    {"name": "Ace Accounting", "digits": "6035550142", "zip": "03038"},
-    {"name": "Blue Ox Plumbing", "digits": "2125550187", "zip": "10001"},
-    {"name": "Crown Copiers", "digits": "3125550163", "zip": "60601"},
-    {"name": "Dynamo Dental", "digits": "4155550199", "zip": "94105"},
-    {"name": "Evergreen Realty", "digits": "2065550128", "zip": "98101"},
-    {"name": "Falcon Freight", "digits": "7135550174", "zip": "77002"},
-    {"name": "Granite Legal", "digits": "6175550136", "zip": "02108"},
-    {"name": "Harbor Insurance", "digits": "3055550115", "zip": "33131"},
-    {"name": "Ironclad Security", "digits": "2155550190", "zip": "19103"},
-    {"name": "Jolly Java Catering", "digits": "5035550148", "zip": "97204"},
-    {"name": "Keystone Consulting", "digits": "4045550107", "zip": "30303"},
-    {"name": "Lighthouse Media", "digits": "6195550181", "zip": "92101"},
+    {"name": "Ace Accounting", "digits": "2785550149", "zip": "03692"},
+    {"name": "Blue Ox Plumbing", "digits": "3695550127", "zip": "14578"},
+    {"name": "Crown Copiers", "digits": "2875550149", "zip": "20963"},
+    {"name": "Dynamo Dental", "digits": "3965550127", "zip": "41857"},
+    {"name": "Evergreen Realty", "digits": "7285550149", "zip": "36029"},
+    {"name": "Falcon Freight", "digits": "6395550127", "zip": "57814"},
+    {"name": "Granite Legal", "digits": "7825550149", "zip": "60932"},
+    {"name": "Harbor Insurance", "digits": "6935550127", "zip": "75148"},
+    {"name": "Ironclad Security", "digits": "8275550149", "zip": "92306"},
+    {"name": "Jolly Java Catering", "digits": "9365550127", "zip": "81475"},
+    {"name": "Keystone Consulting", "digits": "8725550149", "zip": "96320"},
+    {"name": "Lighthouse Media", "digits": "9635550127", "zip": "87541"},
 )
+
+
+def sample_cards(seat: int, tag_team: bool) -> list[dict[str, str]]:
+    """The built-in cards of `seat`: its main card, and its partner under Tag Team."""
+    main, partner = SAMPLE_CARDS[2 * seat], SAMPLE_CARDS[2 * seat + 1]
+    return [dict(main), dict(partner)] if tag_team else [dict(main)]
+
+
+def deal_cards(saved: list[list[dict[str, str]] | None], tag_team: bool
+               ) -> list[list[dict[str, str]] | None] | None:
+    """The `cards` option from each seat's saved cards (None: that seat has none). A seat with
+    no card keeps its built-in cards (None); under Tag Team a seat with one card gets a
+    built-in partner none of the other seats uses. None when nobody saved a card (every seat
+    fights with the built-in, mirrored cards)."""
+    if all(e is None for e in saved):
+        return None
+    taken = {c["name"] for s, e in enumerate(saved) if e is None
+             for c in sample_cards(s, tag_team)}
+    spare = [dict(c) for c in SAMPLE_CARDS if c["name"] not in taken]
+    out: list[list[dict[str, str]] | None] = []
+    for e in saved:
+        if e is None:
+            out.append(None)
+            continue
+        e = [dict(c) for c in e]
+        if tag_team and len(e) == 1:
+            e.append(spare.pop(0))
+        out.append(e[:2] if tag_team else e[:1])
+    return out
 
 
 def check_card(raw: Any, where: str) -> dict[str, str]:

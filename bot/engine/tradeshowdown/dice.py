@@ -17,13 +17,15 @@ SUPPLY_SIZE = 10
 # Rulings "Dice": why four d10s (with two, a card's 9s were nearly unreachable).
 DEFAULT_SUPPLY = "d4,d4,d6,d6,d8,d8,d10,d10,d10,d10"
 
-_TOKEN = re.compile(r"(?:(\d+)\s*[x×*]?\s*)?d(\d+)")
+_TOKEN = re.compile(r"(?:([0-9]+)\s*[x×*]?\s*)?d([0-9]+)")
 
 
 def parse_supply(text: str) -> list[int]:
     """`"d4,d4,d6"` or `"2xd4, 2xd6, ..."` -> sorted sizes; OptionError when it is not ten dice
     of sizes d4/d6/d8/d10."""
-    if not isinstance(text, str) or not text.strip():
+    if isinstance(text, str):
+        text = text.replace("×", "x")  # `2×d4` is the rulebook's own spelling
+    if not isinstance(text, str) or not text.strip() or not text.isascii() or len(text) > 200:
         raise OptionError(f"Option `dice` lists the supply, e.g. {DEFAULT_SUPPLY!r}.")
     sizes: list[int] = []
     for raw in re.split(r"[,\s]+", text.strip().lower()):
@@ -33,8 +35,16 @@ def parse_supply(text: str) -> list[int]:
         if not m:
             raise OptionError(
                 f"Option `dice`: {raw!r} is not a die; write d4, d6, d8 or d10 (or 2xd4).")
+        # Checked as text before any int() or list is built: `d4:10000000` must cost
+        # nothing (a supply is ten dice; sizes are at most two digits).
+        if (m.group(1) and len(m.group(1).lstrip("0")) > 2) or len(m.group(2).lstrip("0")) > 2:
+            raise OptionError(f"Option `dice`: {raw!r} is far more than a supply of "
+                              f"{SUPPLY_SIZE} dice of sizes d4, d6, d8 and d10.")
         count = int(m.group(1)) if m.group(1) else 1
         size = int(m.group(2))
+        if len(sizes) + count > SUPPLY_SIZE:
+            raise OptionError(f"Option `dice`: a supply is exactly {SUPPLY_SIZE} dice; "
+                              f"{text.strip()!r} has more.")
         if size not in SIZES:
             raise OptionError(
                 f"Option `dice`: d{size} is not allowed; the supply uses d4, d6, d8 and d10.")
@@ -98,7 +108,7 @@ def parse_sizes(tokens: list[str]) -> list[int] | None:
     """`["d4", "d10"]` -> `[4, 10]`; None when a token is not a die size."""
     sizes = []
     for tok in tokens:
-        m = re.fullmatch(r"d(\d+)", tok)
+        m = re.fullmatch(r"d([0-9]{1,2})", tok)
         if not m or int(m.group(1)) not in SIZES:
             return None
         sizes.append(int(m.group(1)))

@@ -12,25 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, Option, OptionError)
+from ..core import (CHANCE, Actor, Chance, Ending, Event, Game, IllegalMoveError,
+                    InvalidMoveError, MoveText, Option, OptionError)
 from . import notation
-from .cards import (SAMPLE_CARDS, X, CardsOption, down, instances, mark, new_fighter,
+from .cards import (X, sample_cards, CardsOption, down, instances, mark, new_fighter,
                     open_values, pick, room, room_for)
-from .dice import (DEFAULT_SUPPLY, SupplyOption, choices, counts, dice_text, draw, find_sets,
+from .dice import (DEFAULT_SUPPLY, SIZES, SUPPLY_SIZE, SupplyOption, choices, counts, dice_text, draw, find_sets,
                    parse_supply, remove)
 
 COMBO_DICE = 5  # rulings "Combos": five set-aside dice fire a special attack
 SWAPS = (("height", "width"), ("height", "depth"), ("width", "depth"))
 SPECIAL_TITLES = {"number-cruncher": "Number Cruncher", "snapping-pencil": "Snapping Pencil",
                   "collating-claw": "Collating Claw", "hot-coffee-spout": "Hot Coffee Spout"}
-
-
-def _p(seat: int) -> str:
-    return f"player {seat + 1}"
-
-
-def _P(seat: int) -> str:
-    return f"Player {seat + 1}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -94,9 +87,7 @@ class TradeShowdown(Game):
         self.left = 0
 
     def _samples(self, s: int) -> list[dict[str, str]]:
-        if self.options["tag_team"]:
-            return [SAMPLE_CARDS[2 * s], SAMPLE_CARDS[2 * s + 1]]
-        return [SAMPLE_CARDS[s]]
+        return sample_cards(s, self.options["tag_team"])
 
     @staticmethod
     def _clear_round(seat: dict[str, Any]) -> None:
@@ -212,7 +203,7 @@ class TradeShowdown(Game):
         if t == s:
             raise self._refuse(s, "You cannot target yourself.")
         if self.seats[t]["out"]:
-            raise self._refuse(s, f"{_P(t)} is already defeated.")
+            raise self._refuse(s, f"{self.name(t)} is already defeated.")
 
     def _choose(self, s: int, parsed: tuple[Any, ...]) -> list[Event]:
         seat = self.seats[s]
@@ -231,7 +222,7 @@ class TradeShowdown(Game):
         if verb == "target":
             self._check_target(s, parsed[1])
             seat["target"] = parsed[1]
-            return [Event(f"Your target this round: {_p(parsed[1])}.", "secret", to=(s,),
+            return [Event(f"Your target this round: {self.name(parsed[1])}.", "secret", to=(s,),
                           data={"target": parsed[1]})]
         if verb != "dice":
             raise self._refuse(s, "That move comes later in the round.")
@@ -250,14 +241,14 @@ class TradeShowdown(Game):
             raise self._refuse(s, "Name your target too: add `@N` to the dice, or first "
                                   "`target @N`.")
         elif self.need_target() and self.seats[seat["target"]]["out"]:
-            raise self._refuse(s, f"Your target {_p(seat['target'])} is defeated; name another.")
+            raise self._refuse(s, f"Your target {self.name(seat['target'])} is defeated; name another.")
         seat["dice"] = sizes
         seat["last_dice"] = sizes
         if self.need_target():
             seat["last_target"] = seat["target"]
-        events = [Event(f"{_P(s)} has chosen their dice.", "chosen", data={"seat": s}),
+        events = [Event(f"{self.name(s)} has chosen their dice.", "chosen", data={"seat": s}),
                   Event(f"You will roll {dice_text(sizes)}"
-                        + (f" at {_p(seat['target'])}" if seat["target"] is not None else "")
+                        + (f" at {self.name(seat['target'])}" if seat["target"] is not None else "")
                         + ".", "secret", to=(s,),
                         data={"dice": sizes, "target": seat["target"]})]
         if not self._actors():
@@ -274,15 +265,15 @@ class TradeShowdown(Game):
                 old = self.fighter(s)["name"]
                 seat["active"] = self.partner(s)
                 seat["tag"] = False
-                events.append(Event(f"{_P(s)} tags in {self.fighter(s)['name']} ({old} steps "
+                events.append(Event(f"{self.name(s)} tags in {self.fighter(s)['name']} ({old} steps "
                                     "out).", "tag", data={"seat": s, "card": seat["active"]}))
             if len(standing) == 2:
                 seat["target"] = next(t for t in standing if t != s)
         parts = []
         for s in standing:
             seat = self.seats[s]
-            parts.append(f"{_p(s)} rolls {dice_text(seat['dice'])}"
-                         + (f" at {_p(seat['target'])}" if len(standing) > 2 else ""))
+            parts.append(f"{self.name(s)} rolls {dice_text(seat['dice'])}"
+                         + (f" at {self.name(seat['target'])}" if len(standing) > 2 else ""))
         events.append(Event("Dice chosen: " + "; ".join(parts) + ".", "dice_chosen", data={
             "dice": {str(s): self.seats[s]["dice"] for s in standing},
             "targets": {str(s): self.seats[s]["target"] for s in standing}}))
@@ -302,7 +293,7 @@ class TradeShowdown(Game):
             seat["sets"] = find_sets(values, seat["crippled"])
             sets = ", ".join(f"{x['width']}×{x['height']}" for x in seat["sets"]) or "no set"
             events.append(Event(
-                f"{_P(s)} rolls {' '.join(map(str, values))} (depth {len(values)}): {sets}.",
+                f"{self.name(s)} rolls {' '.join(map(str, values))} (depth {len(values)}): {sets}.",
                 "roll", data={"seat": s, "rolls": [dict(r) for r in seat["rolls"]],
                               "sets": [dict(x) for x in seat["sets"]]}))
         self.phase = "window"
@@ -314,7 +305,7 @@ class TradeShowdown(Game):
         return events
 
     # --- the post-roll secret window -------------------------------------------------------------
-    def _plan(self, s: int) -> dict[str, Any]:
+    def plan(self, s: int) -> dict[str, Any]:
         """The player's pending window choices, folded from their steps."""
         seat = self.seats[s]
         plan: dict[str, Any] = {"chosen": seat["sets"][0]["height"] if seat["sets"] else None,
@@ -330,7 +321,7 @@ class TradeShowdown(Game):
                 plan["aside"].append(step["die"])
         return plan
 
-    def _plan_sets(self, s: int, plan: dict[str, Any]) -> list[dict[str, Any]]:
+    def plan_sets(self, s: int, plan: dict[str, Any]) -> list[dict[str, Any]]:
         """The attacks the plan gives: the set(s) used, Collating Claw applied, then each
         Intimidate slash adding 1 width to the set of that height."""
         seat = self.seats[s]
@@ -359,7 +350,7 @@ class TradeShowdown(Game):
     def _window_moves(self, s: int) -> dict[str, dict[str, Any]]:
         """Every one-step window choice open to the player now (notation -> step)."""
         seat = self.seats[s]
-        plan = self._plan(s)
+        plan = self.plan(s)
         raw = seat["sets"]
         moves: dict[str, dict[str, Any]] = {}
         untouched = plan["claw"] is None and not plan["intimidate"]
@@ -378,7 +369,7 @@ class TradeShowdown(Game):
                     moves[f"claw {x['height']} {d1} {d2}"] = {
                         "do": "claw", "set": x["height"], "swap": [d1, d2]}
         if self.options["intimidate"]:
-            heights = sorted({a["height"] for a in self._plan_sets(s, plan)
+            heights = sorted({a["height"] for a in self.plan_sets(s, plan)
                               if 0 <= a["height"] <= 9})
             for c, card in enumerate(seat["cards"]):
                 if card["out"]:
@@ -405,7 +396,7 @@ class TradeShowdown(Game):
         verb = parsed[0]
         if verb == "done":
             seat["done"] = True
-            events = [Event(f"{_P(s)} is ready.", "ready", data={"seat": s})]
+            events = [Event(f"{self.name(s)} is ready.", "ready", data={"seat": s})]
             if not self._actors():
                 events += self._reveal()
             return events
@@ -421,7 +412,7 @@ class TradeShowdown(Game):
             if step not in moves:
                 raise self._refuse(s, self._window_why(s, verb) + f" `{step}` is not allowed.")
             seat["window"].append(moves[step])
-        return [Event(self._plan_text(s), "secret", to=(s,), data={"plan": self._plan(s)})]
+        return [Event(self._plan_text(s), "secret", to=(s,), data={"plan": self.plan(s)})]
 
     def _window_why(self, s: int, verb: str) -> str:
         seat = self.seats[s]
@@ -434,32 +425,23 @@ class TradeShowdown(Game):
                    "this game."
         if verb == "claw" and seat["claw_round"] != self.round:
             return "You have no Collating Claw to use this round."
-        if verb in ("set", "claw") and (self._plan(s)["claw"] or self._plan(s)["intimidate"]):
+        if verb in ("set", "claw") and (self.plan(s)["claw"] or self.plan(s)["intimidate"]):
             return "Pick the set and the claw before intimidating (`undo` first)."
         if verb in ("set", "claw", "intimidate") and not seat["sets"]:
             return "You rolled no set."
         return "Not possible with this roll."
 
     def _plan_text(self, s: int) -> str:
-        plan = self._plan(s)
-        sets = self._plan_sets(s, plan)
-        parts = [", ".join(f"width {a['width']} height {a['height']} depth {a['depth']}"
-                           for a in sets) or "no attack"]
-        if plan["intimidate"]:
-            parts.append(f"intimidate: {' '.join(str(i['value']) for i in plan['intimidate'])}")
-        if plan["aside"]:
-            rolls = self.seats[s]["rolls"]
-            parts.append("set aside: " + " ".join(
-                f"d{rolls[i]['size']}:{rolls[i]['value']}" for i in plan["aside"]))
-        return "Your plan: " + "; ".join(parts) + ". Say `done` when ready."
+        from .describe import plan_text
+        return plan_text(self, s) + " Press Done (`done`) when ready."
 
     def _reveal(self) -> list[Event]:
         """The window closes: every player's choices happen together, then the attacks."""
         events = []
         for s in self.standing():
             seat = self.seats[s]
-            plan = self._plan(s)
-            sets = self._plan_sets(s, plan)
+            plan = self.plan(s)
+            sets = self.plan_sets(s, plan)
             for i in plan["intimidate"]:
                 card = seat["cards"][i["card"]]
                 card["slashes"][pick(card, i["value"])] += 1
@@ -486,12 +468,12 @@ class TradeShowdown(Game):
                     for i in plan["aside"]) + f" (combo {len(seat['combo'])}/{COMBO_DICE})")
             if not bits:
                 bits.append("has no attack this round")
-            events.append(Event(f"{_P(s)} " + "; ".join(bits) + ".", "reveal", data={
+            events.append(Event(f"{self.name(s)} " + "; ".join(bits) + ".", "reveal", data={
                 "seat": s, "attacks": [dict(a) for a in sets], "intimidate": plan["intimidate"],
                 "claw": plan["claw"], "combo": [dict(d) for d in seat["combo"]]}))
         self._queue()
         if self.attacks:
-            order = ", ".join(f"{_p(e['seat'])} ({self._entry_text(e)})" for e in self.attacks)
+            order = ", ".join(f"{self.name(e['seat'])} ({self._entry_text(e)})" for e in self.attacks)
             events.append(Event(f"Attack order: {order}.", "order",
                                 data={"attacks": [dict(e) for e in self.attacks]}))
         self.phase = "attack"
@@ -540,9 +522,9 @@ class TradeShowdown(Game):
             if seat["out"] or seat["active"] != e["card"]:
                 # Rulings "A round" step 3: a defeated fighter does not attack later.
                 name = seat["cards"][e["card"]]["name"]
-                text = (f"{_P(s)}'s {name} is down and does not attack."
+                text = (f"{self.name(s)}'s {name} is down and does not attack."
                         if seat["cards"][e["card"]]["out"] else
-                        f"{_P(s)} has left the fight and does not attack.")
+                        f"{self.name(s)} has left the fight and does not attack.")
                 events.append(Event(text, "skip", data={"seat": s}))
                 events += self._next_entry()
                 continue
@@ -553,8 +535,8 @@ class TradeShowdown(Game):
                     self.stage = "redirect"
                     break
                 seat["target"] = others[0]
-                events.append(Event(f"{_P(s)}'s target is down: the attack goes to "
-                                    f"{_p(others[0])}.", "redirect",
+                events.append(Event(f"{self.name(s)}'s target is down: the attack goes to "
+                                    f"{self.name(others[0])}.", "redirect",
                                     data={"seat": s, "target": others[0]}))
                 t = others[0]
             if e["kind"] == "special":
@@ -562,13 +544,13 @@ class TradeShowdown(Game):
                 break
             target = self.fighter(t)
             if e["width"] <= 0:
-                events.append(Event(f"{_P(s)}'s set has width 0: no slashes.", "lost",
+                events.append(Event(f"{self.name(s)}'s set has width 0: no slashes.", "lost",
                                     data={"seat": s, "lost": 0}))
                 events += self._next_entry()
                 continue
             if not open_values(target, e["height"]):
                 events.append(Event(
-                    f"{_P(s)} has no digit up to {e['height']} to slash on "
+                    f"{self.name(s)} has no digit up to {e['height']} to slash on "
                     f"{target['name']}: {_plural(e['width'], 'slash')} lost.", "lost",
                     data={"seat": s, "lost": e["width"]}))
                 events += self._next_entry()
@@ -594,22 +576,22 @@ class TradeShowdown(Game):
             for card in seat["cards"]:
                 if not card["out"] and down(card):
                     card["out"] = True
-                    events.append(Event(f"{_P(s)}'s {card['name']} is X'd out!", "knockout",
+                    events.append(Event(f"{self.name(s)}'s {card['name']} is X'd out!", "knockout",
                                         data={"seat": s, "card": card["name"]}))
             if seat["cards"][seat["active"]]["out"]:
                 c = self.partner(s)
                 if c is not None:
                     seat["active"] = c
-                    events.append(Event(f"{seat['cards'][c]['name']} tags in for {_p(s)} at "
+                    events.append(Event(f"{seat['cards'][c]['name']} tags in for {self.name(s)} at "
                                         "once.", "tag", data={"seat": s, "card": c}))
                 else:
                     seat["out"] = True
-                    events.append(Event(f"{_P(s)} is defeated.", "defeat", data={"seat": s}))
+                    events.append(Event(f"{self.name(s)} is defeated.", "defeat", data={"seat": s}))
         left = self.standing()
         if len(left) == 1:
-            events.append(self.finish(left, "last fighter standing"))
+            events.append(self.finish(left, "last fighter standing", Ending.KNOCKOUT))
         elif not left:
-            events.append(self.finish([], "the last fighters fell together"))
+            events.append(self.finish([], "the last fighters fell together", Ending.KNOCKOUT))
         return events
 
     def _end_round(self) -> list[Event]:
@@ -628,14 +610,15 @@ class TradeShowdown(Game):
         left = self.standing()
         fewest = min(self.taken(s) for s in left)
         best = [s for s in left if self.taken(s) == fewest]
-        tally = ", ".join(f"{_p(s)} {self.taken(s)}" for s in left)
+        tally = ", ".join(f"{self.name(s)} {self.taken(s)}" for s in left)
         if len(best) == 1:
             return [self.finish(best, f"judges' decision after round {self.round}: fewest "
-                                      f"slashes taken ({tally})")]
+                                      f"slashes taken ({tally})", Ending.JUDGES)]
         # "equal: a draw" -- with more players too, a shared lead is a draw, not a shared win.
         return [self.finish([], f"judges' decision after round {self.round}: "
-                                + " and ".join(_p(s) for s in best)
-                                + f" tied for the fewest slashes taken ({tally})")]
+                                + " and ".join(self.name(s) for s in best)
+                                + f" tied for the fewest slashes taken ({tally})",
+                             Ending.JUDGES)]
 
     def _slash_moves(self, s: int) -> dict[str, int]:
         """Slash choices on the target's card: `slash V` and, where the card has several Vs,
@@ -677,14 +660,14 @@ class TradeShowdown(Game):
                 raise self._refuse(s, "Your target is defeated: name a new one first.")
             t = parsed[1]
             if t == s or self.seats[t]["out"]:
-                raise self._refuse(s, f"{_P(t)} cannot be your target.")
+                raise self._refuse(s, f"{self.name(t)} cannot be your target.")
             seat["target"] = t
             self.stage = None
-            return [Event(f"{_P(s)} turns on {_p(t)}.", "redirect",
+            return [Event(f"{self.name(s)} turns on {self.name(t)}.", "redirect",
                           data={"seat": s, "target": t})] + self._advance()
         if self.stage == "special":
             if verb == "hold":
-                events = [Event(f"{_P(s)} holds their combo.", "hold", data={"seat": s})]
+                events = [Event(f"{self.name(s)} holds their combo.", "hold", data={"seat": s})]
                 return events + self._next_entry() + self._advance()
             if verb != "special":
                 raise self._refuse(s, "Your combo is ready: fire a special attack or `hold`.")
@@ -711,7 +694,7 @@ class TradeShowdown(Game):
             after = "X" if card["slashes"][i] >= X else f"{card['digits'][i]}/"
             self.left -= 1
             events.append(Event(
-                f"{_P(s)} slashes a {card['digits'][i]} on {card['name']} (digit {i + 1}: "
+                f"{self.name(s)} slashes a {card['digits'][i]} on {card['name']} (digit {i + 1}: "
                 f"{before} → {after}).", "slash",
                 data={"seat": s, "target": t, "position": i, "digit": card["digits"][i],
                       "slashes": card["slashes"][i], "left": self.left}))
@@ -730,9 +713,9 @@ class TradeShowdown(Game):
         foe = self.seats[t]
         title = SPECIAL_TITLES[name]
         if name == "snapping-pencil" and value in foe["crippled"]:
-            raise self._refuse(s, f"{_P(t)}'s {value}s are already crippled.")
+            raise self._refuse(s, f"{self.name(t)}'s {value}s are already crippled.")
         if name == "hot-coffee-spout" and foe["blinded"]:
-            raise self._refuse(s, f"{_P(t)} is already blinded (it does not stack).")
+            raise self._refuse(s, f"{self.name(t)} is already blinded (it does not stack).")
         mine = seat["cards"][self.attacks[self.at]["card"]]
         if name == "number-cruncher":
             zipcode = {int(ch) for ch in mine["zip"]}
@@ -741,22 +724,22 @@ class TradeShowdown(Game):
                    if d in zipcode and n < X]
             for i in hit:
                 card["slashes"][i] += 1
-            text = (f"{_P(s)} fires {title} (zip {mine['zip']}): {len(hit)} slash(es) on "
+            text = (f"{self.name(s)} fires {title} (zip {mine['zip']}): {len(hit)} slash(es) on "
                     f"{card['name']} — {mark(card)}.")
             data = {"positions": hit}
         elif name == "snapping-pencil":
             foe["crippled"].append(value)
             foe["crippled"].sort()
-            text = f"{_P(s)} fires {title}: {_p(t)}'s {value}s never count in sets again."
+            text = f"{self.name(s)} fires {title}: {self.name(t)}'s {value}s never count in sets again."
             data = {"value": value}
         elif name == "collating-claw":
             seat["claw_round"] = self.round + 1
-            text = (f"{_P(s)} fires {title}: on their next roll they may swap two dimensions "
+            text = (f"{self.name(s)} fires {title}: on their next roll they may swap two dimensions "
                     "of a set.")
             data = {}
         else:
             foe["blinded"] = True
-            text = (f"{_P(s)} fires {title}: {_p(t)} is blinded; their depth counts double "
+            text = (f"{self.name(s)} fires {title}: {self.name(t)} is blinded; their depth counts double "
                     "from the next roll on.")
             data = {}
         seat["combo"] = []  # the five dice return to the supply
@@ -813,18 +796,20 @@ class TradeShowdown(Game):
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         if self.seats[player]["out"]:
-            raise IllegalMoveError(f"{_P(player)} is already out of the fight.")
+            raise IllegalMoveError(f"{self.name(player)} is already out of the fight.")
         current = self.attacks[self.at] if self.phase == "attack" and self.at < len(
             self.attacks) else None
         attacking = current is not None and current["seat"] == player
         victim = current is not None and not attacking and \
             self.seats[current["seat"]]["target"] == player
         self.seats[player]["out"] = True
-        events = [Event(f"{_P(player)} resigns.", "resign", data={"seat": player})]
+        gone = ("runs out of time and leaves the fight" if ending == Ending.TIMEOUT
+                else "resigns")
+        events = [Event(f"{self.name(player)} {gone}.", "resign", data={"seat": player})]
         left = self.standing()
         if len(left) <= 1:
             what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
-            return events + [self.finish(left, f"{_p(player)} {what}", ending)]
+            return events + [self.finish(left, f"{self.name(player)} {what}", ending)]
         if self.phase == "choose" and not self._actors():
             events += self._start_roll()
         elif self.phase == "window" and not self._actors():
@@ -833,7 +818,7 @@ class TradeShowdown(Game):
             events += self._next_entry() + self._advance()
         elif victim and self.stage == "slash":
             # Slashes on a fighter who has left the fight are lost.
-            events.append(Event(f"{_plural(self.left, 'slash')} of {_p(current['seat'])} "
+            events.append(Event(f"{_plural(self.left, 'slash')} of {self.name(current['seat'])} "
                                 "lost.", "lost", data={"seat": current["seat"],
                                                        "lost": self.left}))
             events += self._next_entry() + self._advance()
@@ -843,6 +828,81 @@ class TradeShowdown(Game):
             self.stage = None
             events += self._advance()
         return events
+
+    # --- words and facts for the screens ---------------------------------------------------------
+    def _describe(self, move: str, seat: int) -> MoveText:
+        from .describe import describe
+        return describe(self, move, seat)
+
+    def window_step(self, s: int, move: str) -> dict[str, Any] | None:
+        """The window step a one-step window move stands for now (None: not open)."""
+        if self.phase != "window":
+            return None
+        return self._window_moves(s).get(move)
+
+    def slash_position(self, s: int, value: int, nth: int | None = None) -> int | None:
+        """The digit (0-based position on the target's card) `slash V` / `slash V#n` hits now;
+        None when that slash is not open."""
+        if self.phase != "attack" or self.stage != "slash":
+            return None
+        return self._slash_moves(s).get(notation.slash_move(value, nth))
+
+    @staticmethod
+    def dice_move(sizes: list[int], target: int | None = None) -> str:
+        """The notation of a dice choice (for screens that pick dice one by one); OptionError-
+        free: a count beyond any supply is refused before any text is built."""
+        if not 1 <= len(sizes) <= SUPPLY_SIZE:
+            raise InvalidMoveError(f"Choose 1 to {SUPPLY_SIZE} dice from your supply.")
+        if any(s not in SIZES for s in sizes):
+            raise InvalidMoveError("Dice are d4, d6, d8 or d10.")
+        return f"dice {dice_text(sizes)}" + (f" @{target + 1}" if target is not None else "")
+
+    def best_slashes(self, s: int) -> str | None:
+        """The rest of the current attack played best-first (each slash on the highest digit in
+        reach, as the timer would), as one move: `slash 8 8 6`; None when not slashing."""
+        if self.phase != "attack" or self.stage != "slash" or self.attacks[self.at]["seat"] != s:
+            return None
+        card = self.fighter(self.seats[s]["target"])
+        reach = self.attacks[self.at]["height"]
+        marks = list(card["slashes"])
+        trial = {"digits": card["digits"], "slashes": marks}
+        chain = []
+        for _ in range(self.left):
+            values = open_values(trial, reach)
+            if not values:
+                break
+            v = values[-1]
+            marks[pick(trial, v)] += 1
+            chain.append(str(v))
+        return "slash " + " ".join(chain) if chain else None
+
+    def move_groups(self, s: int) -> dict[str, list[str]]:
+        """`s`'s legal moves sorted by what they do, for screens that give each kind its own
+        buttons or menu: dice, target, tag, set, claw, intimidate, combo, undo, done, slash
+        (one per digit), best, special, pencil, hold."""
+        groups: dict[str, list[str]] = {}
+        moves = self.legal(s)
+        if not moves:
+            return groups
+        if self.phase == "attack" and self.stage == "slash":
+            # One entry per digit: `slash 6#2` where the card has several 6s, else `slash 6`.
+            card = self.fighter(self.seats[s]["target"])
+            where = self._slash_moves(s)
+            for m, i in where.items():
+                several = len(instances(card, card["digits"][i])) > 1
+                if several == ("#" in m):
+                    groups.setdefault("slash", []).append(m)
+            groups["slash"].sort(key=lambda m: where[m])
+            best = self.best_slashes(s)
+            if best is not None:
+                groups["best"] = [best]
+            return groups
+        for m in moves:
+            kind = notation.parse(m, self.players)[0]
+            if kind == "special" and m.startswith("special snapping-pencil"):
+                kind = "pencil"
+            groups.setdefault(kind, []).append(m)
+        return groups
 
     # --- views -----------------------------------------------------------------------------------
     def _phase(self) -> str:

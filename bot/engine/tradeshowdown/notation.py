@@ -30,9 +30,16 @@ def _value(tok: str, form: str) -> int:
 
 def parse(move: str, players: int) -> tuple[Any, ...]:
     """Parse a player's move; InvalidMoveError names the right form."""
+    if not move.isascii():
+        # The notation is ASCII letters, digits and `@#-`; anything else (Arabic-Indic or
+        # full-width digits, look-alike letters) is not a move, even if Python folds it.
+        raise InvalidMoveError("Write moves with plain letters and the digits 0-9, e.g. "
+                               "`dice d4 d6 d10` or `slash 6`.")
     parts = move.lower().split()
+    if not parts:
+        raise InvalidMoveError("Empty move.")
     verb, args = parts[0], parts[1:]
-    if verb == "roll" and args and all(re.fullmatch(r"d\d+|@\d+", a) for a in args):
+    if verb == "roll" and args and all(re.fullmatch(r"d[0-9]+|@[0-9]+", a) for a in args):
         # `roll d4 d4 d6 d10` from a player is the dice choice (the issue's own spelling);
         # the referee's roll answers with digits (`roll 1 4 6 8`), so the two never meet.
         verb = "dice"

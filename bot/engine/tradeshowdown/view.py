@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import CHANCE
 from .cards import mark
+from .describe import plan_text, slashes
 from .dice import counts, dice_text
 
 if TYPE_CHECKING:
@@ -62,13 +63,18 @@ def build_view(game: "TradeShowdown", player: int | None) -> dict[str, Any]:
             "sets": [dict(x) for x in seat["sets"]],
             "attacks": [dict(a) for a in seat["attacks"]],
         }
+        f["name"] = game.name(s)
         if own and game.phase == "choose":
             f["tag_pending"] = seat["tag"]
+            f["dice_list"] = game.available(s)
         if own and game.phase == "window" and game.result is None:
-            plan = game._plan(s)
+            plan = game.plan(s)
             f["plan"] = {"steps": [dict(x) for x in seat["window"]],
-                         "attacks": game._plan_sets(s, plan),
-                         "intimidate": plan["intimidate"], "aside": plan["aside"]}
+                         "attacks": game.plan_sets(s, plan),
+                         "intimidate": plan["intimidate"], "aside": plan["aside"],
+                         "text": plan_text(game, s)}
+        if own and game.result is None and s in game.actors():
+            f["moves"] = game.move_groups(s)  # the viewer's own choices, sorted by kind
         fighters.append(f)
     pending = None
     if game.result is None and game.phase == "attack" and game.stage is not None:
@@ -76,9 +82,20 @@ def build_view(game: "TradeShowdown", player: int | None) -> dict[str, Any]:
         pending = {"seat": e["seat"], "stage": game.stage,
                    "target": game.seats[e["seat"]]["target"], "reach": e["height"],
                    "slashes_left": game.left if game.stage == "slash" else 0,
-                   "width": e["width"]}
+                   "width": e["width"],
+                   # Attacks are public: what the attacker may do now, by kind.
+                   "moves": game.move_groups(e["seat"])}
+        if game.stage == "slash":
+            t = game.seats[e["seat"]]["target"]
+            card = game.fighter(t)
+            pending["slashable"] = [
+                {"position": i, "digit": d, "slashes": n}
+                for i, (d, n) in enumerate(zip(card["digits"], card["slashes"]))
+                if d <= e["height"] and n < 2]
+            pending["best"] = game.best_slashes(e["seat"])
     return {
         "kind": game.KIND, "round": game.round, "round_limit": game.options["round_limit"],
+        "names": list(game.names), "need_target": game.need_target(),
         "phase": phase, "you": player,
         "waiting_for": game.actors(),
         "rules": {k: game.options[k] for k in ("multiple_attacks", "intimidate", "tag_team",
@@ -92,55 +109,64 @@ def build_view(game: "TradeShowdown", player: int | None) -> dict[str, Any]:
     }
 
 
+PHASE_WORDS = {"choose": "choosing dice in secret", "roll": "rolling the dice",
+               "window": "deciding after the roll, in secret", "attack": "attacks",
+               "over": "the fight is over"}
+
+
 def build_text(v: dict[str, Any]) -> str:
-    """A few plain lines: round and phase, each fighter's card, the roll, what happens now."""
-    lines = [f"TradeShowdown — round {v['round']}/{v['round_limit']} — {v['phase']}"]
+    """A few plain lines: round and phase, each fighter's card, the roll, what happens now.
+    Players are named; a card reads `6/` for one slash, `X` for a digit X'd out."""
+    names = v["names"]
+    lines = [f"TradeShowdown — round {v['round']} of {v['round_limit']} — "
+             f"{PHASE_WORDS.get(v['phase'], v['phase'])}"]
     for f in v["fighters"]:
         s = f["seat"]
         card = f["cards"][f["active"]]
         tag = ""
         if len(f["cards"]) > 1:
             other = f["cards"][1 - f["active"]]
-            tag = f" (partner {other['name']}{' out' if other['out'] else ''})"
+            tag = f" (partner {other['name']}{', X’d out' if other['out'] else ''})"
         state = "" if f["standing"] else " — defeated"
         marks = []
         if f["crippled"]:
-            marks.append("crippled " + ",".join(map(str, f["crippled"])))
+            marks.append("dice showing " + ", ".join(map(str, f["crippled"]))
+                         + " never make sets")
         if f["blinded"]:
-            marks.append("blinded")
+            marks.append("blinded: depth counts double")
         if f["combo"]:
-            marks.append(f"combo {len(f['combo'])}/5")
+            marks.append(f"combo {len(f['combo'])} of 5 dice")
         if f["claw_ready"]:
-            marks.append("claw ready")
-        lines.append(f"@{s + 1} {card['name']}{tag}{state}: {mark(card)}"
+            marks.append("Collating Claw ready")
+        lines.append(f"{names[s]} — {card['name']}{tag}{state}: {mark(card)}"
                      + (f" [{'; '.join(marks)}]" if marks else ""))
         if f["rolls"]:
-            sets = ", ".join(f"{x['width']}×{x['height']}" for x in f["sets"]) or "no set"
+            sets = ", ".join(f"{x['width']} × {x['height']}" for x in f["sets"]) or "no set"
             lines.append(f"   rolled {' '.join(str(r['value']) for r in f['rolls'])} "
-                         f"(depth {f['depth']}): {sets}"
-                         + (f" → target @{f['target'] + 1}" if f["target"] is not None
+                         f"({f['depth']} dice): sets {sets}"
+                         + (f" → attacking {names[f['target']]}" if f["target"] is not None
                             and len(v["fighters"]) > 2 else ""))
         elif f["dice"] is not None:
             lines.append(f"   will roll {dice_text(f['dice'])}")
     p = v["pending"]
     if v["result"] is not None:
         r = v["result"]
-        who = ", ".join(f"@{w + 1}" for w in r["winners"]) or "nobody (draw)"
+        who = ", ".join(names[w] for w in r["winners"]) or "nobody (a draw)"
         lines.append(f"Winner: {who} — {r['reason']}")
     elif p is not None:
+        who = names[p["seat"]]
         if p["stage"] == "slash":
-            lines.append(f"Now: @{p['seat'] + 1} slashes @{p['target'] + 1} — "
-                         f"{p['slashes_left']} left, digits up to {p['reach']}")
+            lines.append(f"Now: {who} slashes {names[p['target']]}'s card — "
+                         f"{slashes(p['slashes_left'])} left, on digits up to {p['reach']}")
         elif p["stage"] == "special":
-            lines.append(f"Now: @{p['seat'] + 1} may fire a special attack")
+            lines.append(f"Now: {who} may fire a special attack (five combo dice)")
         else:
-            lines.append(f"Now: @{p['seat'] + 1} picks a new target")
+            lines.append(f"Now: {who} picks a new target")
     elif v["waiting_for"] == [CHANCE]:
         lines.append("Now: the dice are rolled")
     elif v["waiting_for"]:
-        who = ", ".join(f"@{w + 1}" for w in v["waiting_for"])
-        what = "choosing dice" if v["phase"] == "choose" else "deciding after the roll"
-        lines.append(f"Waiting for {who} ({what})")
+        who = ", ".join(names[w] for w in v["waiting_for"])
+        lines.append(f"Waiting for {who} ({PHASE_WORDS.get(v['phase'], v['phase'])})")
     return "\n".join(lines)[:1500]
 
 
