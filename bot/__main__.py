@@ -4,6 +4,8 @@
   replay FILE                   replay a game record; print the final public view and outcome
   selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
                                 play one game of random legal moves and write its record
+  migrate --to postgresql://... [--from FILE]
+                                copy the SQLite database into PostgreSQL and say what it copied
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ def _run_bot() -> int:
     import discord
 
     from .app import RefereeBot
+    from .store import StoreError
     read = os.environ.get("READ_MESSAGES", "").lower() in ("1", "true", "yes", "on")
     bot = RefereeBot(settings, read_messages=read)
     try:
@@ -37,6 +40,9 @@ def _run_bot() -> int:
         print("Cannot start the referee: Discord refused DISCORD_TOKEN (it is wrong or was "
               "reset). Get a fresh token in the Developer Portal, Bot > Reset Token.",
               file=sys.stderr)
+        return EXIT_CONFIG
+    except StoreError as e:  # the database refused at start (newer schema, no server)
+        print(f"Cannot start the referee: {e}", file=sys.stderr)
         return EXIT_CONFIG
     except discord.PrivilegedIntentsRequired:
         print("Cannot start the referee: READ_MESSAGES is on but the Message Content intent is "
@@ -122,6 +128,21 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_migrate(args: argparse.Namespace) -> int:
+    import os
+
+    from .config import DEFAULT_DATABASE
+    from .migrate import MigrateError, copy_to_postgres
+    from .store import StoreError
+    source = args.source or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE
+    try:
+        asyncio.run(copy_to_postgres(source, args.to))
+    except (MigrateError, StoreError) as e:
+        print(f"cannot migrate: {e}", file=sys.stderr)
+        return EXIT_CONFIG
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
@@ -139,10 +160,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL")
+    p.add_argument("--to", required=True, metavar="postgresql://...")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="the SQLite file (default: DATABASE_PATH, or data/referee.db)")
     args = parser.parse_args(argv)
     if args.command == "run":
         return _run_bot()
-    return {"commands": cmd_commands, "replay": cmd_replay, "selfplay": cmd_selfplay}[
+    return {"commands": cmd_commands, "replay": cmd_replay, "selfplay": cmd_selfplay,
+            "migrate": cmd_migrate}[
         args.command](args)
 
 

@@ -43,11 +43,22 @@ class RefereeBot(commands.Bot):
     # The loaded game cogs by game kind: components and the lobby find a game's cog here.
     game_cogs: dict[str, Any]
 
+    def __new__(cls, settings: Settings, *args: Any, **kwargs: Any):
+        # SHARD_COUNT set: the same bot, on discord.py's AutoShardedBot (this process runs the
+        # shards SHARD_IDS names, or all of them). Chosen here so callers need not know.
+        if cls is RefereeBot and getattr(settings, "shard_count", None):
+            cls = ShardedRefereeBot
+        return super().__new__(cls)
+
     def __init__(self, settings: Settings, *, read_messages: bool = False,
                  sync_commands: bool = True, extra_extensions: tuple[str, ...] = ()):
+        shards: dict[str, Any] = {}
+        if isinstance(self, commands.AutoShardedBot):
+            shards = {"shard_count": settings.shard_count,
+                      "shard_ids": list(settings.shard_ids) if settings.shard_ids else None}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(read_messages),
                          help_command=None, allowed_mentions=discord.AllowedMentions(
-                             everyone=False, roles=False, users=True))
+                             everyone=False, roles=False, users=True), **shards)
         self.settings = settings
         self.read_messages = read_messages
         self.sync_on_start = sync_commands
@@ -56,7 +67,9 @@ class RefereeBot(commands.Bot):
 
     async def prepare(self) -> None:
         """Everything short of Discord: the store, the table, the cogs and their buttons."""
-        self.store = await Store.open(self.settings.database_path)
+        # DATABASE_URL (PostgreSQL) or the SQLite file: one store interface either way.
+        self.store = await Store.open(getattr(self.settings, "database", None)
+                                      or self.settings.database_path)
         self.tables = Tables(self.store, turn_timer=self.settings.turn_timer)
         self.lobby = Lobby(self)
         from . import ui  # registers the persistent (dynamic) buttons
@@ -100,6 +113,12 @@ class RefereeBot(commands.Bot):
             await store.close()
 
 
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """RefereeBot on several shards. Games live in the database, not in a shard's cache, so a
+    move, a DM or a button is served by whichever process receives it, and publishing goes
+    through REST (channels are fetched when this process's cache does not hold them)."""
+
+
 async def command_tree_bot() -> RefereeBot:
     """A bot with every cog's commands registered, for offline inspection (no login)."""
     from pathlib import Path
@@ -108,4 +127,4 @@ async def command_tree_bot() -> RefereeBot:
     return bot
 
 
-__all__ = ["RefereeBot", "extensions", "app_commands"]
+__all__ = ["RefereeBot", "ShardedRefereeBot", "extensions", "app_commands"]

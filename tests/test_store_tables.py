@@ -338,3 +338,117 @@ async def test_join_and_leave_are_atomic(store):
     assert (await store.join_challenge(cid, ALICE))[0] == "already"
     await store.claim_challenge(cid, "open", "cancelled")
     assert (await store.join_challenge(cid, BOB))[0] == "closed"
+
+
+class Recorder:
+    """A listener that notes what it published, reminded and counted."""
+
+    def __init__(self, vote: int | None = None):
+        self.vote = vote
+        self.log: list[tuple] = []
+
+    async def publish(self, played):
+        self.log.append(("publish", played.row.version, played.cause, played.replayed,
+                         played.row.deadline_kind))
+
+    async def remind(self, row, game):
+        self.log.append(("remind", row.version))
+
+    def vote_seconds(self, row, game, chance):
+        return self.vote
+
+    async def vote_result(self, row, game, rng):
+        self.log.append(("count", row.version))
+        return "roll heads"
+
+
+async def test_a_crash_between_commit_and_publish_is_repaired_after_restart(db_target, clock):
+    """Issue #11.8: the move commits with its outbox row; the process dies before publishing.
+    After a restart the move is published (once), and the crowd vote it opened is posted and
+    then counted when due."""
+    store = await Store.open(db_target)
+    t1 = Tables(store, turn_timer=100, clock=clock, sleep=never)
+    gid = (await t1.create("coinflip", [ALICE, BOB])).row.id
+    await t1.play(gid, ALICE, "call heads")
+
+    class Crash(BaseException):
+        pass
+
+    async def crash(played):
+        raise Crash  # the process stops between the commit and the publish
+
+    dying = Recorder(vote=300)
+    dying.publish = crash
+    t1.listeners["coinflip"] = dying
+    with pytest.raises(Crash):
+        await t1.play(gid, BOB, "call tails")
+    await t1.close()
+    await store.close()
+
+    store2 = await Store.open(db_target)
+    t2 = Tables(store2, turn_timer=100, clock=clock, sleep=never)
+    seen = Recorder(vote=300)
+    t2.listeners["coinflip"] = seen
+    clock.t += store2.OUTBOX_GRACE + 1
+    await t2.resume()
+    row = await store2.get_game(gid)
+    assert row.version == 2 and row.deadline_kind == "vote"  # the commit stood
+    assert seen.log == [("publish", 2, "move", True, "vote")]  # published again: vote posted
+    await t2.run_due()
+    assert seen.log == [("publish", 2, "move", True, "vote")]  # and only once
+    clock.t = row.deadline + 1
+    await t2.run_due()
+    assert ("count", 2) in seen.log  # the due vote was counted
+    assert (await store2.entries(gid))[-1] == ("chance", "roll heads")
+    await t2.close()
+    await store2.close()
+
+
+async def test_a_published_move_leaves_no_outbox_row(tables, store, clock):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    await tables.play(gid, ALICE, "call heads")
+    assert await store._all("SELECT id FROM outbox") == []
+    clock.t += 1000
+    assert await store.claim_outbox(clock()) == []
+
+
+async def test_one_read_of_the_game_row_per_move(tables, store, monkeypatch):
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    reads = []
+    original = store.get_game
+
+    async def counting(game_id):
+        reads.append(game_id)
+        return await original(game_id)
+
+    monkeypatch.setattr(store, "get_game", counting)
+    played = await tables.play(gid, ALICE, "call heads")
+    assert reads == [gid]
+    assert played.row == await original(gid)  # the row passed along is the committed one
+
+
+async def test_the_scheduler_fires_due_timers_by_itself(db_target):
+    """One scheduler task per process, sleeping until the earliest due time."""
+    store = await Store.open(db_target)
+    now = [1_000_000.0]
+    woke = asyncio.Event()
+
+    async def sleep(seconds):
+        now[0] += seconds  # time passes exactly as long as the scheduler asked to sleep
+        woke.set()
+        await asyncio.sleep(0)
+
+    tables = Tables(store, turn_timer=100, clock=lambda: now[0], sleep=sleep)
+    seen = Recorder()
+    tables.listeners["coinflip"] = seen
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    for _ in range(2000):  # the scheduler runs on its own; give it time on a busy machine
+        if any(e[0] == "publish" and e[2] == "timeout" for e in seen.log):
+            break
+        await asyncio.sleep(0.005)
+    assert ("remind", 0) in seen.log
+    assert [e[2] for e in seen.log if e[0] == "publish"][:2] == ["start", "timeout"]
+    timers = [t for t in asyncio.all_tasks() if t.get_name().startswith("referee-")]
+    assert [t.get_name() for t in timers] == ["referee-scheduler"]  # one task, not one per game
+    await tables.close()
+    await store.close()
