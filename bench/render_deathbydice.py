@@ -1,7 +1,8 @@
 """How long a Death by Dice board takes to draw, canvas to PNG bytes (no assertions).
 
-Cases: a duel mid-combat with a finished attack (two boards, arrows, the attack strip), and a
-six-player free-for-all (six boards, the largest picture), plus the roster card. Views come
+Cases: the compact public board of a duel mid-combat with a finished attack, and of a
+six-player free-for-all (six rows, the largest picture), a seat's own ring picture, plus the
+roster card. Views come
 from seeded random play through the real engine. One warm-up call first: the first render
 loads fonts and fills the shape caches, a once-per-process cost.
 
@@ -16,12 +17,12 @@ from typing import Any
 from bench.common import median_ms
 from bot.engine.core import CHANCE
 from bot.engine.deathbydice import GAME
-from rendering.deathbydice import render, render_roster
+from rendering.deathbydice import public_picture, render_roster, seat_picture
 
 ROUNDS = 20
 
 
-def _view(players: int, options: dict[str, Any], seed: int, turns: int) -> dict[str, Any]:
+def _game(players: int, options: dict[str, Any], seed: int, turns: int):
     """A public view after random legal play reaches `turns` turns with an attack behind it."""
     rng = random.Random(seed)
     g = GAME.new(players, options)
@@ -33,17 +34,21 @@ def _view(players: int, options: dict[str, Any], seed: int, turns: int) -> dict[
         else:
             actor = rng.choice(actors)
             g.apply(actor, rng.choice(g.legal(actor)))
-    return g.view(None)
+    return g
 
 
 def bench(rounds: int = ROUNDS) -> dict[str, float]:
-    duel = _view(2, {}, 3, 4)
-    six = _view(6, {"best_of": 1}, 5, 4)
+    g = _game(2, {}, 3, 4)
+    duel, own = g.view(None), g.view(0)
+    six = _game(6, {"best_of": 1}, 5, 4).view(None)
     return {
-        "deathbydice board render ms (median)": median_ms(lambda: render(duel), rounds),
-        "deathbydice board PNG KB": round(len(render(duel).png) / 1024, 1),
-        "deathbydice 6-board render ms (median)": median_ms(lambda: render(six), rounds),
-        "deathbydice 6-board PNG KB": round(len(render(six).png) / 1024, 1),
+        "deathbydice board render ms (median)": median_ms(lambda: public_picture(duel), rounds),
+        "deathbydice board PNG KB": round(len(public_picture(duel).png) / 1024, 1),
+        "deathbydice 6-board render ms (median)": median_ms(lambda: public_picture(six),
+                                                            rounds),
+        "deathbydice 6-board PNG KB": round(len(public_picture(six).png) / 1024, 1),
+        "deathbydice seat picture render ms (median)": median_ms(lambda: seat_picture(own),
+                                                                 rounds),
         "deathbydice roster render ms (median)": median_ms(render_roster, rounds),
         "deathbydice roster PNG KB": round(len(render_roster().png) / 1024, 1),
     }

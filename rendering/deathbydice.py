@@ -1,28 +1,19 @@
-"""Death by Dice pictures: every character board side by side, the score, and the last attack.
+"""Death by Dice pictures, made for Discord's ~550 px display.
 
-`render(view)` draws a game from `game.view(seat_or_None)` and nothing else, so a public view
-during the secret set-up shows "?" dice (the view holds no values), and a seat's own view adds
-only that seat's set-up roll or placement (`view["you"]["setup"]`). `render_roster()` draws the
-six characters from the engine's data table for `/deathbydice characters`.
+`public_picture(view)` is the thread's board, drawn from the public view: compact, one row per
+character (name plate with the player's name, total, special and status; the six Ability boxes
+in ring order with each die's value, size and link colour), the attack in progress or the last
+one spelled out as a sum, and what is awaited. Designed 600 px wide, so its smallest text
+(13 px) still shows about 12 px tall at 550; a six-character table only makes it taller.
 
-A board is the rulebook's ring of six Ability boxes, laid out as a hexagon joined by a track so
-the wrap (Luck next to Strength) is as visible as every other adjacency:
+`seat_picture(view)` is a seat's panel picture, drawn from that seat's own view: its own
+characters as the rulebook's ring of six boxes (Luck next to Strength), with the secret set-up
+roll or placement while it is secret. `render(view)` picks one of the two. `render_roster()`
+draws the six characters for `/deathbydice characters`.
 
-          STR
-    LUCK       AGI
-        total
-    CON        FOR
-          SMA
-
-Each box: the ability's name, the die with its size tag and standing value (a grey empty slot
-once discarded; a dark "no die" box where the board has none), and its link colour as the
-box's border plus a named pill (red, blue, green; white links nothing), so colour is never the
-only cue. Values are numerals on every die, the d6 included: the game adds and compares
-numbers, and pips beside numerals would make the reader count.
-
-The attack (in progress, else the last one this combat) is ringed on the boards, with arrows
-from the attacking dice to the target, and spelled out in a strip below: the rolled dice, any
-assist, the target's value and defense, "total vs against" and WON / LOST.
+Names come from the view and are drawn with `drawable()`: what the shipped font cannot draw
+(CJK, some emoji) becomes one "?", invisible characters go, long names are clipped with "…".
+Colour is never the only cue: every die says its link colour in words.
 """
 from __future__ import annotations
 
@@ -30,49 +21,40 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine.deathbydice.data import (ABILITIES, ABILITY_NAMES, COLOURS, ROSTER,
                                          SPECIAL_TABLE, Box, Character)
 from bot.engine.deathbydice.view import board_text
 from rendering.canvas import MARGIN, new_canvas, title_bar, title_bar_height
 from rendering.colours import (BACKGROUND, DIE_COLOURS, GRID, HIGHLIGHT, MUTED, PANEL,
-                               PAPER, PLAIN_DIE, TEXT, Colour, hex_colour, mix, player_colour,
+                               PLAIN_DIE, TEXT, Colour, hex_colour, mix, player_colour,
                                readable_on)
 from rendering.dice import draw_die
 from rendering.fonts import font
 from rendering.picture import MAX_ALT_CHARS, Picture, clip_alt, to_png
-from rendering.shapes import draw_arrow, draw_rounded, rounded_mask, stamp
+from rendering.shapes import draw_rounded, rounded_mask, stamp
 from rendering.text import draw_centred, fit_text, wrap_text
 
 # --- geometry ------------------------------------------------------------------------------------
 
 BOX_W, BOX_H = 112, 124          # one Ability box
-DIE = 60                         # the die inside it
+DIE = 66                         # the die inside it (its size tag stays 11 px)
 RX, RY = 124, 134                # box centres sit on a hexagon of these half-axes
 RING_W, RING_H = 2 * RX + BOX_W, 2 * RY + BOX_H
 PAD = 14                         # inside a board panel
 PANEL_W = RING_W + 2 * PAD
 HEAD_H = 40                      # the name plate
 SPECIAL_H = 40                   # the special's line under the ring
-PRIVATE_H = 92                   # "your set-up roll" row, only in a seat's own view
+PRIVATE_H = 110                  # "your set-up roll" row, only in a seat's own view
 GAP = 18                         # between panels
-SCORE_H = 62                     # the side chips under the title
-STRIP_H = 136                    # the attack strip
-STRIP_NOTE = 26                  # its line of discards and re-rolls
-STRIP_DIE = 58                   # dice in the strip, and its fonts
-NUM_FONT, LABEL_FONT = 28, 13
-FOOTER_LINE = 24
-MIN_WIDTH = 2 * PANEL_W + GAP + 2 * MARGIN
 
 # Unit positions of the six boxes, clockwise from Strength at the top (data.ABILITIES order).
 RING_UNIT: dict[str, tuple[float, float]] = dict(zip(
     ABILITIES, ((0, -1), (1, -0.5), (1, 0.5), (0, 1), (-1, 0.5), (-1, -0.5))))
 
 ROSTER_DESC_H = 64               # the special's description on a roster board
-ARROW_W, ARROW_HEAD = 6, 24      # the attack arrow across the boards
 
-Point = tuple[float, float]
 
 # --- colours -------------------------------------------------------------------------------------
 
@@ -161,21 +143,6 @@ def _die_box(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
 
 def _centre(box: Sequence[float]) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-
-
-def _edge_point(box: Sequence[float], towards: tuple[float, float],
-                margin: float = 4) -> tuple[float, float]:
-    """Where the ray from the centre of `box` towards `towards` leaves the box (+ margin)."""
-    cx, cy = _centre(box)
-    dx, dy = towards[0] - cx, towards[1] - cy
-    hw, hh = (box[2] - box[0]) / 2 + margin, (box[3] - box[1]) / 2 + margin
-    scale = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
-    return cx + dx * scale, cy + dy * scale
-
-
-def _grid(n: int) -> int:
-    """Boards per row: two side by side, three in a row, four as 2 x 2, five or six 3 x 2."""
-    return 2 if n in (1, 2, 4) else 3
 
 
 # --- one Ability box -----------------------------------------------------------------------------
@@ -303,9 +270,8 @@ def _draw_frame(draw: ImageDraw.ImageDraw, origin: tuple[int, int], height: int,
     plate = (x + PAD - 4, y + PAD - 4, x + PANEL_W - PAD + 4, y + PAD - 4 + HEAD_H)
     _panel(draw, plate, 10, fill=seat.fill)
     name_font = font(21, bold=True)
-    draw.text((plate[0] + 10, (plate[1] + plate[3]) / 2),
-              fit_text(f"{f['id']} {f['character']}", name_font, plate[2] - plate[0] - 20),
-              font=name_font, fill=seat.text, anchor="lm")
+    _text(draw, (plate[0] + 10, (plate[1] + plate[3]) / 2), f["label"], name_font, seat.text,
+          plate[2] - plate[0] - 20)
     # Badges in the ring's empty top corners: the role on the left, the status on the right.
     rx, ry = _ring_origin(origin)
     badge_y = ry + 14
@@ -364,25 +330,12 @@ def _draw_private(draw: ImageDraw.ImageDraw, xy: tuple[int, int], mine: dict[str
     for i, r in enumerate(rolled):
         left = x + 10 + i * step
         value, sides = _face(r["value"], r["die"])
-        draw_die(draw, (left, y + 30, left + side, y + 30 + side), value, sides=sides,
-                 label=f"d{r['die']}")
+        draw_die(draw, (left, y + 30, left + side, y + 30 + side), value, sides=sides)
+        draw_centred(draw, (left + side / 2, y + 30 + side + 11), f"d{r['die']}",
+                     font=font(12, bold=True), fill=MUTED)
 
 
 # --- the attack ----------------------------------------------------------------------------------
-
-def _cell_of(v: dict[str, Any], die_ref: str) -> dict[str, Any] | None:
-    fid, _, ability = die_ref.partition(":")
-    for f in v["fighters"]:
-        if f["id"] == fid:
-            for c in f["board"]:
-                if c["ability"] == ability:
-                    return c
-    return None
-
-
-def _fighter(v: dict[str, Any], fid: str) -> dict[str, Any] | None:
-    return next((f for f in v["fighters"] if f["id"] == fid), None)
-
 
 def _attack_rings(a: dict[str, Any] | None) -> dict[str, dict[str, Colour]]:
     """fighter id -> {ability: ring colour} for the dice an attack involves."""
@@ -394,170 +347,6 @@ def _attack_rings(a: dict[str, Any] | None) -> dict[str, dict[str, Colour]]:
     tid, _, ability = a["target"].partition(":")
     rings.setdefault(tid, {})[ability] = TARGET_RING
     return rings
-
-
-def _attack_labels(v: dict[str, Any], a: dict[str, Any]) -> str:
-    def label(fid: str) -> str:
-        f = _fighter(v, fid)
-        if f is None:
-            return fid
-        return f"{fid} {'Boss ' if f['role'] == 'boss' else ''}{f['character']}"
-    tid, _, tab = a["target"].partition(":")
-    return f"{label(a['attacker'])} → {label(tid)} {ABILITY_NAMES.get(tab, tab)}"
-
-
-def _attack_notes(a: dict[str, Any]) -> list[str]:
-    notes = []
-    if a["misdirected_from"]:
-        notes.append(f"Misdirection: moved from {a['misdirected_from']}")
-    if a["loaded"] and a["loaded"].get("to") is not None:
-        ld = a["loaded"]
-        notes.append(f"Loaded Dice: {ld['die']} {ld['from']} → {ld['to']}")
-    if a["saved"]:
-        notes.append(f"Thick Skull: {a['saved']['die']} {a['saved']['from']} → "
-                     f"{a['saved']['to']}")
-    if a["discarded"]:
-        notes.append("Discarded: " + ", ".join(
-            f"{d['die']} ({d['value']}{', hit' if d['why'] == 'hit' else ''})"
-            for d in a["discarded"]))
-    if a["rerolled"]:
-        notes.append("Re-rolled: " + ", ".join(f"{r['die']} {r['from']} → {r['to']}"
-                                                 for r in a["rerolled"]))
-    return notes
-
-
-def _strip_height(a: dict[str, Any] | None) -> int:
-    if a is None:
-        return 0
-    return STRIP_H + (STRIP_NOTE if _attack_notes(a) else 0)
-
-
-def _draw_attack_strip(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-                       v: dict[str, Any], a: dict[str, Any], live: bool) -> None:
-    """The attack as a sum: attacking dice (+ assist) → target die (+ defense): total vs
-    against, WON or LOST; what happened to which dice on the line below."""
-    x0, y0, x1, y1 = box
-    _panel(draw, box, 14, fill=PANEL, outline=GRID, width=2)
-    kind = ATTACK_NAMES[a["type"]]
-    if a["cheap_shot"]:
-        kind += " (Cheap Shot)"
-    if a["rampage"]:
-        kind += " (Rampage)"
-    head = f"{'Attack' if live else 'Last attack'}: {kind} · {_attack_labels(v, a)}"
-    hf = font(17, bold=True)
-    draw.text((x0 + 14, y0 + 20), fit_text(head, hf, x1 - x0 - 28), font=hf,
-              fill=HIGHLIGHT if live else TEXT, anchor="lm")
-
-    side = STRIP_DIE
-    top = y0 + 42
-    mid = top + side / 2
-    label_y = top + side + 15
-    small = font(LABEL_FONT, bold=True)
-    num = font(NUM_FONT, bold=True)
-    x = float(x0 + 18)
-
-    def die_item(value: int | str | None, size: int, caption: str, ring: Colour) -> None:
-        nonlocal x
-        w = max(side, small.getlength(caption))
-        left = x + (w - side) / 2
-        face, sides = _face(value, size)
-        draw_die(draw, (left, top, left + side, top + side), face, sides=sides,
-                 label=f"d{size}", highlight=ring)
-        draw_centred(draw, (x + w / 2, label_y), caption, font=small, fill=MUTED)
-        x += w + 12
-
-    def number_item(text: str, caption: str) -> None:
-        nonlocal x
-        w = max(num.getlength(text), small.getlength(caption))
-        draw_centred(draw, (x + w / 2, mid), text, font=num, fill=TEXT)
-        draw_centred(draw, (x + w / 2, label_y), caption, font=small, fill=MUTED)
-        x += w + 12
-
-    rolls = a.get("rolls") or {}
-    att = _fighter(v, a["attacker"])
-    sizes = {c["ability"]: c["die"] for c in att["board"]} if att else {}
-    for i, d in enumerate(a["dice"]):
-        if i:
-            number_item("+", "")
-        die_item(rolls.get(d), sizes.get(d) or 6, f"{a['attacker']}:{d}", HIGHLIGHT)
-    if a["assist"]:
-        number_item(f"+{a['bonus']}", f"{a['assist']} assist")
-    draw_arrow(draw, (x, mid), (x + 52, mid), HIGHLIGHT, 6)
-    x += 64
-    cell = _cell_of(v, a["target"])
-    tsize = (cell or {}).get("die") or 6
-    tval = a["target_value"]
-    if tval is None and cell is not None and cell["state"] == "standing":
-        tval = cell["value"]
-    die_item(tval, tsize, a["target"], TARGET_RING)
-    if a["defense"]:
-        dfn = a["defense"]
-        number_item(f"+{dfn['bonus']}", f"{dfn['type']} {dfn['die']}")
-    x += 6
-    if a["result"]:
-        big = font(36, bold=True)
-        score = f"{a['total']} vs {a['against']}"
-        draw.text((x, mid), score, font=big, fill=TEXT, anchor="lm")
-        rule = (f"{a['against']} or more wins" if a["type"] == "ability"
-                else f"more than {a['against']} wins")
-        draw.text((x, label_y), rule, font=small, fill=MUTED, anchor="lm")
-        x += big.getlength(score) + 14
-        word = "WON" if a["result"] == "won" else "LOST"
-        _pill(draw, (x + _pill_width(word, 22, 12) / 2, mid), word,
-              WON if a["result"] == "won" else LOST, size=22, pad=12, ink=PAPER)
-    else:
-        waiting = "awaiting the defense" if v["stage"] == "defend" else "rolling…"
-        draw.text((x, mid), waiting, font=font(20, bold=True), fill=MUTED, anchor="lm")
-
-    notes = _attack_notes(a)
-    if notes:
-        nf = font(15)
-        draw.text((x0 + 14, y1 - 18), fit_text(" · ".join(notes), nf, x1 - x0 - 28),
-                  font=nf, fill=TEXT, anchor="lm")
-
-
-def _arrow_path(a: dict[str, Any], origins: dict[str, tuple[int, int]]
-                ) -> tuple[list[Point], Point, Point] | None:
-    """(starts, junction, end): one shaft from each attacking die to a junction, then one
-    head into the target's box, so a Complex Attack's arrows meet before the target."""
-    tid, _, tab = a["target"].partition(":")
-    if a["attacker"] not in origins or tid not in origins or tab not in ABILITIES:
-        return None
-    starts = [_centre(_die_box(_box_at(origins[a["attacker"]], d)))
-              for d in a["dice"] if d in ABILITIES]
-    if not starts:
-        return None
-    mean = (sum(p[0] for p in starts) / len(starts), sum(p[1] for p in starts) / len(starts))
-    end = _edge_point(_box_at(origins[tid], tab), mean, 3)
-    length = math.dist(mean, end)
-    if length < 2 * ARROW_HEAD:
-        return None
-    back = min(ARROW_HEAD + 18, length / 2) / length
-    junction = (end[0] + (mean[0] - end[0]) * back, end[1] + (mean[1] - end[1]) * back)
-    return starts, junction, end
-
-
-def _draw_arrow_shafts(draw: ImageDraw.ImageDraw, path: tuple[list[Point], Point, Point] | None
-                       ) -> None:
-    """Drawn before the boxes: the shafts show in the gaps and between boards, never over a
-    die."""
-    if path is None:
-        return
-    starts, junction, _ = path
-    for colour, width in ((BACKGROUND, ARROW_W + 6), (HIGHLIGHT, ARROW_W)):
-        for start in starts:
-            if math.dist(start, junction) > width:
-                draw_arrow(draw, start, junction, colour, width, head=width)
-
-
-def _draw_arrow_head(draw: ImageDraw.ImageDraw, path: tuple[list[Point], Point, Point] | None
-                     ) -> None:
-    """Drawn after the boxes, so the head shows at the target even over a neighbour."""
-    if path is None:
-        return
-    _, junction, end = path
-    draw_arrow(draw, junction, end, BACKGROUND, ARROW_W + 6, head=ARROW_HEAD + 5)
-    draw_arrow(draw, junction, end, HIGHLIGHT, ARROW_W, head=ARROW_HEAD)
 
 
 # --- the whole picture ---------------------------------------------------------------------------
@@ -576,128 +365,12 @@ def _subtitle(v: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _score_cols(sides: int, width: int) -> int:
-    """Side chips per row: all in one row up to three (or when the picture is wide)."""
-    return sides if sides <= 3 or width >= 320 * sides else math.ceil(sides / 2)
-
-
-def _draw_scores(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-                 v: dict[str, Any]) -> None:
-    """One chip per side: its colour, name, standing total and combats won."""
-    x0, y0, x1, _ = box
-    sides = v["sides"]
-    cols = _score_cols(len(sides), x1 - x0)
-    gap = 12
-    w = (x1 - x0 - gap * (cols - 1)) / cols
-    winners = set((v.get("result") or {}).get("winners", []))
-    wins_font, cap_font = font(32, bold=True), font(13, bold=True)
-    name_font, total_font = font(18, bold=True), font(15)
-    for i, s in enumerate(sides):
-        r, c = divmod(i, cols)
-        cx0 = round(x0 + c * (w + gap))
-        cx1 = round(cx0 + w)
-        cy0 = y0 + r * (SCORE_H + 10)
-        cy1 = cy0 + SCORE_H
-        won = bool(winners) and bool(s["seats"]) and set(s["seats"]) <= winners
-        _panel(draw, (cx0, cy0, cx1, cy1), 12, fill=PANEL,
-               outline=HIGHLIGHT if won else GRID, width=3 if won else 2)
-        colour = player_colour(s["seats"][0]).fill if s["seats"] else MUTED
-        draw_rounded(draw, (cx0 + 8, cy0 + 9, cx0 + 16, cy1 - 9), 4, fill=colour)
-        wins = str(s["wins"])
-        draw.text((cx1 - 14, (cy0 + cy1) / 2 + 2), wins, font=wins_font, fill=TEXT,
-                  anchor="rm")
-        cap_x = cx1 - 20 - wins_font.getlength(wins)
-        draw.text((cap_x, (cy0 + cy1) / 2 + 2), "WINS", font=cap_font, fill=MUTED,
-                  anchor="rm")
-        room = cap_x - cap_font.getlength("WINS") - 10 - (cx0 + 26)
-        draw.text((cx0 + 26, cy0 + 20), fit_text(s["name"], name_font, room),
-                  font=name_font, fill=TEXT, anchor="lm")
-        total = "total ?" if s["total"] is None else f"total {s['total']}"
-        draw.text((cx0 + 26, cy1 - 17), fit_text(total, total_font, room),
-                  font=total_font, fill=MUTED, anchor="lm")
-
-
-def _scores_height(v: dict[str, Any], width: int) -> int:
-    rows = math.ceil(len(v["sides"]) / _score_cols(len(v["sides"]), width - 2 * MARGIN))
-    return rows * SCORE_H + (rows - 1) * 10
-
-
-def _footer_lines(v: dict[str, Any]) -> list[tuple[str, Colour, bool]]:
-    lines: list[tuple[str, Colour, bool]] = []
-    if v["result"] is not None:
-        lines.append(("Match over: " + v["result"]["reason"] + ".", HIGHLIGHT, True))
-    elif v["prompt"]:
-        lines.append(("Now: " + v["prompt"].replace("`", ""), TEXT, True))
-    names = {i: s["name"] for i, s in enumerate(v["sides"])}
-    done = []
-    for c in v["combats"]:
-        who = names.get(c["winner"], "?") if c["winner"] is not None else "draw"
-        done.append(f"Combat {c['combat']}: {who} ({'–'.join(map(str, c['totals']))})")
-    if done:
-        lines.append((" · ".join(done), MUTED, False))
-    return lines
-
-
 def render(view: dict[str, Any]) -> Picture:
-    """The table as `view` shows it: title, scores, every board, the attack, what is awaited.
-
-    Works for the public view and for a seat's own view (which adds that seat's secret set-up
-    roll or placement and nothing else)."""
-    v = view
-    fighters = v["fighters"]
-    n = len(fighters)
-    cols = _grid(n)
-    rows = math.ceil(n / cols)
-    private = _private_setup(v)
-    panel_h = PAD + HEAD_H + 6 + RING_H + 8 + SPECIAL_H + (PRIVATE_H if private else 0) + 6
-    width = max(MIN_WIDTH, cols * PANEL_W + (cols - 1) * GAP + 2 * MARGIN)
-    attack = v["attack"] or v["last_attack"]
-    footer = _footer_lines(v)
-
-    subtitle = _subtitle(v)
-    score_y = title_bar_height(subtitle) + 14
-    boards_y = score_y + _scores_height(v, width) + 14
-    boards_h = rows * panel_h + (rows - 1) * GAP
-    strip_y = boards_y + boards_h + 14
-    strip_h = _strip_height(attack)
-    footer_y = strip_y + (strip_h + 10 if attack else 0)
-    height = footer_y + len(footer) * FOOTER_LINE + MARGIN - 4
-
-    img, draw = new_canvas(width, height)
-    title_bar(img, v["title"], subtitle)
-    _draw_scores(draw, (MARGIN, score_y, width - MARGIN, boards_y - 14), v)
-
-    origins: dict[str, tuple[int, int]] = {}
-    grid_w = cols * PANEL_W + (cols - 1) * GAP
-    left = (width - grid_w) // 2
-    for i, f in enumerate(fighters):
-        r, c = divmod(i, cols)
-        in_row = min(cols, n - r * cols)
-        row_left = left + (grid_w - (in_row * PANEL_W + (in_row - 1) * GAP)) // 2
-        origins[f["id"]] = (row_left + c * (PANEL_W + GAP), boards_y + r * (panel_h + GAP))
-
-    # Layers: panels, tracks, arrow shafts, boxes and dice, arrow heads.
-    for f in fighters:
-        _draw_frame(draw, origins[f["id"]], panel_h, v, f)
-        _draw_track(draw, _ring_origin(origins[f["id"]]))
-    rings = _attack_rings(attack)
-    path = _arrow_path(attack, {k: _ring_origin(o) for k, o in origins.items()}) \
-        if attack else None
-    _draw_arrow_shafts(draw, path)
-    for f in fighters:
-        _draw_body(draw, origins[f["id"]], f, private.get(f["id"]), rings.get(f["id"], {}))
-    _draw_arrow_head(draw, path)
-
-    if attack:
-        _draw_attack_strip(draw, (MARGIN, strip_y, width - MARGIN, strip_y + strip_h), v,
-                           attack, live=v["attack"] is not None)
-    y = footer_y + FOOTER_LINE / 2
-    for text, colour, bold in footer:
-        fnt = font(17 if bold else 15, bold=bold)
-        draw.text((MARGIN, y), fit_text(text, fnt, width - 2 * MARGIN), font=fnt,
-                  fill=colour, anchor="lm")
-        y += FOOTER_LINE
-    return to_png(img, alt_text(v), f"deathbydice-combat{v['combat']}.png")
+    """The picture a view gets in Discord: the compact public board for the public view, the
+    seat's own boards for a seat's view (see `public_picture` and `seat_picture`)."""
+    if view.get("you") is None:
+        return public_picture(view)
+    return seat_picture(view)
 
 
 def alt_text(view: dict[str, Any]) -> str:
@@ -780,14 +453,280 @@ def render_roster(roster_rows: Iterable[dict[str, Any] | Character | Sequence[st
     return to_png(img, alt, "deathbydice-roster.png")
 
 
-# --- the offline tool's entry points (`python -m bot render`) ------------------------------------
+# --- names drawn safely -------------------------------------------------------------------------
+
+_NOTDEF: dict[int, bytes] = {}
+
+
+def _has_glyph(ch: str, fnt) -> bool:
+    """Does the shipped font draw `ch` (rather than its empty "missing glyph" box)?"""
+    if ch.isspace() or ord(ch) < 0x250:    # Latin: always in the shipped fonts
+        return True
+    key = id(fnt)
+    if key not in _NOTDEF:
+        _NOTDEF[key] = _mask_bytes(fnt, "\ue000")   # a private-use point: surely missing
+    return _mask_bytes(fnt, ch) != _NOTDEF[key]
+
+
+def _mask_bytes(fnt, ch: str) -> bytes:
+    mask = fnt.getmask(ch)
+    return bytes(mask.size) + Image.Image()._new(mask).tobytes()
+
+
+def drawable(text: str, fnt) -> str:
+    """`text` with what the font cannot draw (emoji, CJK, ...) replaced by one "?" per run, and
+    invisible characters dropped, so a name never shows as a row of empty boxes."""
+    out: list[str] = []
+    for ch in text:
+        if ch in "\u200b\u200c\u200d\u2060\ufe0f" or not ch.isprintable():
+            continue
+        if _has_glyph(ch, fnt):
+            out.append(ch)
+        elif not out or out[-1] != "?":
+            out.append("?")
+    return "".join(out).strip() or "?"
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt, fill: Colour,
+          room: float, anchor: str = "lm") -> float:
+    """Draw one line clipped to `room` pixels (names made drawable); returns its width."""
+    line = fit_text(drawable(text, fnt), fnt, room)
+    draw.text(xy, line, font=fnt, fill=fill, anchor=anchor)
+    return fnt.getlength(line)
+
+
+# --- the compact public board (made for Discord's 550 px display) --------------------------------
+#
+# One row per character: the name plate with total, special and status, then the six Ability
+# boxes in ring order (Luck is next to Strength again: the legend says so). Designed 600 px
+# wide, so its smallest text (12 px) still shows 11 px tall at 550; six characters only make the
+# picture taller, never smaller.
+
+PUBLIC_W = 600
+CELL_GAP = 6
+ROW_HEAD = 30
+ROW_DIE = 56
+DIE_TOP = 22                    # below the ability name, clear of a die's highlight ring
+ROW_H = 8 + ROW_HEAD + DIE_TOP + ROW_DIE + 22 + 8
+SMALL = 13                      # the smallest text carrying game information
+BODY = 15
+
+
+def _row_status(v: dict[str, Any], f: dict[str, Any]) -> tuple[str, Colour] | None:
+    status = _status(v, f)
+    if status is None:
+        return None
+    words = {"✓ SET UP": "SET UP", "SETTING UP": "SETTING UP"}
+    return words.get(status[0], status[0]), status[1]
+
+
+def _draw_row(draw: ImageDraw.ImageDraw, top: int, v: dict[str, Any], f: dict[str, Any],
+              mine: dict[str, Any] | None, rings: dict[str, Colour]) -> None:
+    x0, x1 = MARGIN, PUBLIC_W - MARGIN
+    status = _row_status(v, f)
+    lit = status is not None and status[0] in ("ATTACKING", "WINNER", "DEFENDING")
+    _panel(draw, (x0, top, x1, top + ROW_H - 8), 12, fill=PANEL,
+           outline=status[1] if lit else GRID, width=3 if lit else 2)
+    seat = player_colour(f["seat"])
+    draw_rounded(draw, (x0 + 8, top + 10, x0 + 14, top + 8 + ROW_HEAD - 4), 3, fill=seat.fill)
+    # The name plate: character and player, then the total and the special on the right.
+    total = f["total"]
+    small_total = "total"
+    if total is None and mine and mine.get("arranged"):
+        total, small_total = sum(mine["arranged"].values()), "your total"
+    right = f"{small_total} {'?' if total is None else total}"
+    special = f"★ {f['special']['name']} " + ("used" if f["special"]["used"] else "ready")
+    rf, sf = font(BODY, bold=True), font(SMALL)
+    mid = top + 8 + ROW_HEAD / 2
+    rx = x1 - 10
+    draw.text((rx, mid), right, font=rf, fill=TEXT, anchor="rm")
+    rx -= rf.getlength(right) + 12
+    draw.text((rx, mid), special, font=sf, fill=MUTED if f["special"]["used"] else TEXT,
+              anchor="rm")
+    rx -= sf.getlength(special) + 10
+    if status is not None:
+        w = _pill_width(status[0], SMALL)
+        _pill(draw, (rx - w / 2, mid), status[0], status[1], size=SMALL)
+        rx -= w + 8
+    _text(draw, (x0 + 22, mid), f["label"], font(17, bold=True), TEXT, rx - (x0 + 22))
+    # The six boxes.
+    cells = _fighter_cells(f, mine)
+    cw = (x1 - x0 - 16 - 5 * CELL_GAP) / 6
+    ty = top + 8 + ROW_HEAD
+    af, sizef = font(SMALL, bold=True), font(SMALL)
+    for i, c in enumerate(cells):
+        cx0 = x0 + 8 + i * (cw + CELL_GAP)
+        cx = cx0 + cw / 2
+        box = (round(cx0), ty, round(cx0 + cw), ty + DIE_TOP + ROW_DIE + 20)
+        if c["state"] == "none" or c["die"] is None:
+            _panel(draw, box, 8, fill=NO_DIE_FILL)
+            draw_centred(draw, (cx, ty + 10), c["ability"], font=af, fill=MUTED)
+            draw_centred(draw, (cx, ty + DIE_TOP + ROW_DIE / 2), "no die", font=sizef,
+                         fill=MUTED)
+            continue
+        link = LINK.get(c["colour"] or "W", PLAIN_DIE.fill)
+        out = c["state"] == "discarded"
+        _panel(draw, box, 8, fill=BOX_FILL, outline=mix(link, BOX_FILL, 0.55) if out else link,
+               width=3)
+        draw_centred(draw, (cx, ty + 10), c["ability"], font=af, fill=MUTED if out else TEXT)
+        left = round(cx - ROW_DIE / 2)
+        dbox = (left, ty + DIE_TOP, left + ROW_DIE, ty + DIE_TOP + ROW_DIE)
+        ring = rings.get(c["ability"])
+        if out:
+            draw_die(draw, dbox, "×", sides=c["die"], highlight=ring, greyed=True)
+        else:
+            value, sides = _face(c.get("face"), c["die"])
+            fill = mix(PLAIN_DIE.fill, HIGHLIGHT, 0.35) if c.get("secret") else PLAIN_DIE.fill
+            draw_die(draw, dbox, value, sides=sides, highlight=ring, fill=fill)
+        colour = COLOURS.get(c["colour"] or "W", "white")
+        draw_centred(draw, (cx, ty + DIE_TOP + ROW_DIE + 10), f"d{c['die']} {colour}",
+                     font=sizef, fill=MUTED if out else TEXT)
+
+
+def _attack_words(v: dict[str, Any], a: dict[str, Any], live: bool) -> list[str]:
+    """The attack as sentences: who attacks what, the sum, the result, what happened."""
+    kind = ATTACK_NAMES[a["type"]] + (" (Cheap Shot)" if a["cheap_shot"] else "") + (
+        " (Rampage)" if a["rampage"] else "")
+    head = (f"{'Attack' if live else 'Last attack'}: {a['attacker_label']} → "
+            f"{a['ability']} of {a['target_label']} · {kind}")
+    rolls = a.get("rolls") or {}
+    att = " + ".join(f"{d} {rolls[d]}" if d in rolls else f"{d} (rolling)" for d in a["dice"])
+    if a["assist"]:
+        att += f" + {a['bonus']} ({a['assist']} assists)"
+    target = f"{a['ability']} {a['target_value'] if a['target_value'] is not None else ''}"
+    if a["defense"]:
+        d = a["defense"]
+        target += f" + {d['bonus']} ({d['type']} defense from {d['die']})"
+    if a["result"]:
+        rule = "equal or more wins" if a["type"] == "ability" else "more wins"
+        sums = (f"{att} = {a['total']} against {target.strip()} = {a['against']} ({rule}): "
+                f"{'WON' if a['result'] == 'won' else 'LOST'}")
+    else:
+        sums = f"{att} against {target.strip()}" + (
+            ": waiting for the defense" if v["stage"] == "defend" else "")
+    lines = [head, sums]
+    labels = {f["id"]: f["label"] for f in v["fighters"]}
+
+    def die(ref: str) -> str:
+        fid, _, ability = ref.partition(":")
+        return f"{ability} of {labels.get(fid, fid)}"
+    notes = []
+    if a["misdirected_from"]:
+        notes.append(f"Misdirection moved it from {die(a['misdirected_from'])}")
+    if a["loaded"] and a["loaded"].get("to") is not None:
+        notes.append(f"Loaded Dice re-rolled {a['loaded']['die']} {a['loaded']['from']} → "
+                     f"{a['loaded']['to']}")
+    if a["saved"]:
+        notes.append(f"Thick Skull kept {die(a['saved']['die'])} ({a['saved']['from']} → "
+                     f"{a['saved']['to']})")
+    if a["discarded"]:
+        notes.append("discarded " + ", ".join(f"{die(d['die'])} ({d['value']})"
+                                               for d in a["discarded"]))
+    if a["rerolled"]:
+        notes.append("re-rolled " + ", ".join(f"{die(r['die'])} {r['from']} → {r['to']}"
+                                               for r in a["rerolled"]))
+    if notes:
+        lines.append("; ".join(notes)[:1].upper() + "; ".join(notes)[1:] + ".")
+    return lines
+
+
+def _wrapped(lines: list[tuple[str, Any, Colour]], room: float) -> list[tuple[str, Any, Colour]]:
+    out = []
+    for text, fnt, colour in lines:
+        out += [(part, fnt, colour) for part in wrap_text(drawable(text, fnt), fnt, room)]
+    return out
+
+
+def _public_lines(v: dict[str, Any], room: float) -> tuple[list, list]:
+    """(attack lines, footer lines), wrapped to the picture."""
+    a = v["attack"] or v["last_attack"]
+    attack = []
+    if a is not None:
+        words = _attack_words(v, a, v["attack"] is not None)
+        attack = [(words[0], font(BODY, bold=True), HIGHLIGHT if v["attack"] else TEXT)]
+        attack += [(w, font(BODY), TEXT) for w in words[1:]]
+    footer = []
+    if v["result"] is not None:
+        footer.append(("Match over: " + v["result"]["reason"] + ".", font(16, bold=True),
+                       HIGHLIGHT))
+    elif v["prompt"]:
+        footer.append(("Now: " + v["prompt"], font(16, bold=True), TEXT))
+    names = {i: s["name"] for i, s in enumerate(v["sides"])}
+    done = [f"Combat {c['combat']}: " + (names.get(c["winner"], "?") if c["winner"] is not None
+                                          else "a draw") for c in v["combats"]]
+    if v["best_of"] > 1:
+        wins = ", ".join(f"{s['name']} {s['wins']}" for s in v["sides"])
+        footer.append((f"Combats won (first to 2 wins the match): {wins}."
+                       + (" " + " · ".join(done) + "." if done else ""), font(SMALL), MUTED))
+    footer.append(("Each die shows its value; d8 = an eight-sided die. Neighbours sit side by "
+                   "side, and Luck touches Strength. Dice of one colour (not white) are Linked.",
+                   font(SMALL), MUTED))
+    return _wrapped(attack, room), _wrapped(footer, room)
+
 
 def public_picture(view: dict[str, Any]) -> Picture:
-    """The thread's board, from the public view."""
-    return render(view)
+    """The thread's board, from the public view: compact, one row per character."""
+    v = view
+    room = PUBLIC_W - 2 * MARGIN - 24
+    attack, footer = _public_lines(v, room)
+    subtitle = _subtitle(v)
+    top = title_bar_height(subtitle) + 10
+    rows_h = len(v["fighters"]) * ROW_H
+    line = 21
+    attack_h = (len(attack) * line + 20) if attack else 0
+    height = top + rows_h + (attack_h + 8 if attack else 0) + len(footer) * line + MARGIN
+    img, draw = new_canvas(PUBLIC_W, height)
+    title_bar(img, v["title"], subtitle)
+    a = v["attack"] or v["last_attack"]
+    rings = _attack_rings(a)
+    mine = _private_setup(v)
+    for i, f in enumerate(v["fighters"]):
+        _draw_row(draw, top + i * ROW_H, v, f, mine.get(f["id"]), rings.get(f["id"], {}))
+    y = top + rows_h
+    if attack:
+        _panel(draw, (MARGIN, y, PUBLIC_W - MARGIN, y + attack_h), 12, fill=PANEL,
+               outline=HIGHLIGHT if v["attack"] else GRID, width=2)
+        ty = y + 10 + line / 2
+        for text, fnt, colour in attack:
+            draw.text((MARGIN + 12, ty), text, font=fnt, fill=colour, anchor="lm")
+            ty += line
+        y += attack_h + 8
+    ty = y + line / 2
+    for text, fnt, colour in footer:
+        draw.text((MARGIN, ty), text, font=fnt, fill=colour, anchor="lm")
+        ty += line
+    return to_png(img, alt_text(v), f"deathbydice-combat{v['combat']}.png")
 
+
+# --- a seat's own picture: its characters' rings, in its panel ------------------------------------
 
 def seat_picture(view: dict[str, Any]) -> Picture | None:
-    """A seat's panel picture, from that seat's own view: its own boards (with the secret set-up
-    roll while it is secret)."""
-    return render(view)
+    """A seat's panel picture, from that seat's own view: its own characters as the rulebook's
+    ring of six boxes (one under the other), with the secret set-up roll while it is secret.
+    None for the public view (no seat)."""
+    you = view.get("you")
+    if you is None:
+        return None
+    mine_ids = set(you["fighters"])
+    fighters = [f for f in view["fighters"] if f["id"] in mine_ids]
+    if not fighters:
+        return None
+    private = _private_setup(view)
+    width = PANEL_W + 2 * MARGIN
+    heights = [PAD + HEAD_H + 6 + RING_H + 8 + SPECIAL_H
+               + (PRIVATE_H if f["id"] in private else 0) + 6 for f in fighters]
+    subtitle = _subtitle(view)
+    top = title_bar_height(subtitle) + 14
+    height = top + sum(heights) + GAP * (len(fighters) - 1) + MARGIN
+    img, draw = new_canvas(width, height)
+    title_bar(img, "Your board", subtitle)
+    a = view["attack"] or view["last_attack"]
+    rings = _attack_rings(a)
+    y = top
+    for f, h in zip(fighters, heights):
+        origin = (MARGIN, y)
+        _draw_frame(draw, origin, h, view, f)
+        _draw_track(draw, _ring_origin(origin))
+        _draw_body(draw, origin, f, private.get(f["id"]), rings.get(f["id"], {}))
+        y += h + GAP
+    return to_png(img, alt_text(view), f"deathbydice-seat{you['seat'] + 1}.png")

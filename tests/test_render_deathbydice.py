@@ -22,7 +22,9 @@ from bot.engine.deathbydice import GAME as G
 from bot.engine.deathbydice import board as B
 from bot.engine.deathbydice.data import CHARACTER_TABLE, ROSTER, ROSTER_NAMES, SPECIAL_TABLE
 from rendering import HIGHLIGHT, MAX_ALT_CHARS, MAX_PNG_BYTES, Picture, render_async
-from rendering.deathbydice import LINK, MIN_WIDTH, render, render_roster
+from rendering.deathbydice import (LINK, PANEL_W, PUBLIC_W, drawable, public_picture, render_roster,
+                                   seat_picture)
+from rendering.fonts import displayed_px, recorded_sizes
 
 RECORDS = Path(__file__).resolve().parent / "records" / "deathbydice"
 MALICE = "STR=5 AGI=3 FOR=4 SMA=2 CON=9"            # total 23
@@ -85,12 +87,17 @@ def decode(picture: Picture) -> Image.Image:
     return img.convert("RGB")
 
 
-def check(picture: Picture, min_width: int = MIN_WIDTH) -> Image.Image:
+def render(view):
+    """The picture a view gets in Discord: the public board, or the seat's panel picture."""
+    return public_picture(view) if "you" not in view else seat_picture(view)
+
+
+def check(picture: Picture) -> Image.Image:
     """What every board picture must be: a PNG in budget, a sensible size, alt text."""
     assert isinstance(picture, Picture)
     assert len(picture.png) < MAX_PNG_BYTES
     img = decode(picture)
-    assert min_width <= img.width <= 1400 and 500 <= img.height <= 1700
+    assert img.width in (PUBLIC_W, PANEL_W + 40) and 300 <= img.height <= 1800
     assert picture.alt.startswith("Death by Dice") and len(picture.alt) <= MAX_ALT_CHARS
     assert picture.filename.endswith(".png")
     return img
@@ -141,10 +148,9 @@ def test_own_view_shows_only_your_secret():
     mine = render(g.view(1))
     check(mine)
     # Mayhem's seat sees its own roll, and not Malice's.
-    assert "Your roll for @2: d12 10, d8 6, d8 5, d8 7, d10 8" in mine.alt
-    assert "Your roll for @1" not in mine.alt
+    assert "Your roll for Mayhem (Player 2): d12 10, d8 6, d8 5, d8 7, d10 8" in mine.alt
+    assert "Your roll for Malice" not in mine.alt
     assert mine.png != public.png
-    assert decode(mine).height > decode(public).height      # the row of its rolled dice
     # Two games that differ only in Malice's hidden roll: Mayhem's view is identical.
     other = new()
     roll_setup(other, "STR=8 AGI=1 FOR=1 SMA=1 CON=12", MAYHEM)
@@ -168,16 +174,18 @@ def test_attack_in_progress_and_its_result():
     start(g, MALICE, MAYHEM)
     quiet = render(g.view(None))
     check(quiet)
-    assert "Now: @1 Malice: declare an attack." in quiet.alt
+    assert "Now: Malice (Player 1): declare an attack." in quiet.alt
     run(g, "@1 attack ability CON -> @2:CON")
     waiting = render(g.view(None))
     check(waiting)
-    assert "Attack: @1 ability CON → @2:CON" in waiting.alt
-    assert "defend CON" in waiting.alt
+    assert ("Attack: Malice (Player 1): ability attack with CON on CON of Mayhem (Player 2)"
+            in waiting.alt)
+    assert "defense for CON" in waiting.alt
     run(g, "@2 defend none", "roll 7")
     done = render(g.view(None))
     img = check(done)
-    assert "Last attack: @1 ability CON → @2:CON: 7 vs 7, won; discarded @2:CON" in done.alt
+    assert ("on CON of Mayhem (Player 2): 7 against 7, won; discarded CON of Mayhem (Player 2)"
+            in done.alt)
     # The arrow and the rings are drawn in HIGHLIGHT: far more of it than on a quiet board.
     assert count(img, HIGHLIGHT, 8) > count(decode(quiet), HIGHLIGHT, 8) + 300
     assert len({quiet.png, waiting.png, done.png}) == 3
@@ -189,7 +197,8 @@ def test_boosted_attack_with_defense_and_rerolled_assist():
     run(g, "@1 attack boosted STR+AGI -> @2:LUCK", "@2 defend none", "roll 6", "roll 1")
     pic = render(g.view(None))
     check(pic)
-    assert "boosted STR (+2 AGI) → @2:LUCK: 8 vs 8, lost" in pic.alt
+    assert ("boosted attack with STR (+2 from AGI) on LUCK of Mayhem (Player 2): 8 against 8, "
+            "lost") in pic.alt
 
 
 def test_complex_attack_with_a_choice_of_discards():
@@ -199,16 +208,17 @@ def test_complex_attack_with_a_choice_of_discards():
     assert g.stage == "discard"
     pic = render(g.view(None))
     check(pic)
-    assert "complex STR+FOR → @2:STR" in pic.alt and "choose the dice to discard" in pic.alt
+    assert "complex attack with STR+FOR on STR of Mayhem" in pic.alt
+    assert "choose the dice to discard" in pic.alt
     run(g, "@1 discard FOR")
     after = render(g.view(None))
     check(after)
-    assert "discarded @1:FOR" in after.alt
+    assert "discarded FOR of Malice (Player 1)" in after.alt
 
 
 @pytest.mark.parametrize("name, needle", [
-    ("mayhem_vs_knuckles_specials.json", "boosted defense LUCK +2: 5 vs 5, won"),
-    ("lou_vs_vex_short_combat.json", "complex AGI+CON+LUCK → @2:CON"),
+    ("mayhem_vs_knuckles_specials.json", "boosted defense from LUCK +2: 5 against 5, won"),
+    ("lou_vs_vex_short_combat.json", "complex attack with AGI+CON+LUCK on CON of Madame Vex"),
 ])
 def test_recorded_combats_every_step(name, needle):
     """Each position of the recorded combats (Thick Skull, Rampage, Loaded Dice, a set-up
@@ -244,7 +254,7 @@ def test_many_boards_mid_game(players, options):
     pic = render(g.view(None))
     check(pic)
     for f in g.fighters:
-        assert f"{f['id']} " in pic.alt and f["character"] in pic.alt
+        assert g.label(g.fighters.index(f)) in pic.alt
     if options.get("mode") == "boss":
         assert "Boss " in pic.alt
 
@@ -253,7 +263,7 @@ def test_alt_text_fits_with_six_boards():
     g = play(6, {"best_of": 1}, seed=1, until=lambda g: g.turn >= 3)
     pic = render(g.view(None))
     assert len(pic.alt) <= MAX_ALT_CHARS
-    assert "@6" in pic.alt and "…" not in pic.alt[-3:]
+    assert "(Player 6)" in pic.alt and "…" not in pic.alt[-3:]
 
 
 @pytest.mark.parametrize("players, options, seed", [
@@ -325,3 +335,57 @@ def test_roster_from_table_rows_is_the_same_card():
     assert decode(two).width < decode(render_roster()).width
     with pytest.raises(ValueError):
         render_roster([])
+
+
+def test_roster_from_the_engine_is_the_same_card():
+    assert render_roster(G.roster()).png == render_roster(ROSTER).png
+
+
+# --- legible on Discord (issue #13) -------------------------------------------------------------
+
+NAMES = ["Ada", "Bartholomew", "Chidi", "Dolores", "Eun-ji", "Farouk"]
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {}),                                   # typical: a duel
+    (6, {"best_of": 1}),                       # crowded: the largest table
+    (2, {"mode": "boss"}),                     # one seat runs two Minions: two private boards
+])
+def test_legible_at_550_px(players, options):
+    """The smallest text drawn shows at least 11 px tall when Discord displays the picture
+    550 px wide, the public board stays within its design width whatever the table, and a
+    seat's panel picture is within its own."""
+    g = play(players, options, seed=players, until=lambda g: g.turn >= 4)
+    g.names = NAMES[:players]
+    with recorded_sizes() as sizes:
+        pic = public_picture(g.view(None))
+    img = decode(pic)
+    assert img.width <= PUBLIC_W and len(pic.png) < 1_000_000
+    assert sizes and min(displayed_px(s, img.width) for s in sizes) >= 11, sorted(set(sizes))
+    for seat in range(players):
+        with recorded_sizes() as sizes:
+            mine = seat_picture(g.view(seat))
+        img = decode(mine)
+        assert img.width <= PANEL_W + 40 and len(mine.png) < 1_000_000
+        assert min(displayed_px(s, img.width) for s in sizes) >= 11, sorted(set(sizes))
+    # during the secret set-up too: a seat's own roll
+    h = G.new(players, options, names=NAMES[:players])
+    h.apply(CHANCE, h.chance().sample(random.Random(1)))
+    with recorded_sizes() as sizes:
+        mine = seat_picture(h.view(players - 1))
+    assert min(displayed_px(s, decode(mine).width) for s in sizes) >= 11
+
+
+def test_names_drawn_cleanly_and_the_public_view_has_no_seat_picture():
+    """Names come from the view; what the font cannot draw becomes one "?" (never a row of
+    empty boxes), long names are clipped, and nothing is drawn for the public view's seat."""
+    from rendering.fonts import font
+    assert drawable("Ada", font(15)) == "Ada"
+    assert drawable("中文名字 Li", font(15)) == "? Li"
+    assert drawable("\u200b", font(15)) == "?"
+    g = play(2, {}, seed=3, until=lambda g: g.turn >= 2)
+    g.names = ["中文名字", "X" * 40]
+    pic = public_picture(g.view(None))
+    check(pic)
+    assert "中文名字" in pic.alt                    # the alt text keeps the real name
+    assert seat_picture(g.view(None)) is None
