@@ -5,7 +5,6 @@ Every setting is documented in `.env.example`. A bad setting raises ConfigError,
 """
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -195,5 +194,6 @@ def check_database_file(db: Path) -> None:
 
 
 def configure_logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """LOG_LEVEL for the bot; the loggers that would print secrets stay quiet (bot/logs.py)."""
+    from .logs import configure
+    configure(level)
