@@ -562,3 +562,70 @@ async def test_attack_menu_cheap_shot_button_and_discard_select(fake, world, mon
     assert "Malice (Alice) discards FOR" in thread_text(fake, row)
     row, game = await game_of(fake, row)
     assert game.view(None)["stage"] == "declare" and game.actors() == [1]
+
+
+# --- every move from a component (issue #13), and typed junk (issue #11) -----------------------
+
+async def reachable(fake, message, user) -> set[str]:
+    """Every move the components of `message` lead to: buttons, select options, and through
+    the attack-group select, the target buttons or select it answers with."""
+    moves: set[str] = set()
+    for comp in message.components():
+        cid = comp.get("custom_id", "")
+        if tagged(cid, "mv"):
+            moves.add(cid.split(":", 4)[4])
+        elif tagged(cid, "ms", "su"):
+            moves |= {o["value"] for o in comp["options"]}
+        elif tagged(cid, "ag"):
+            for o in comp["options"]:
+                await fake.invoke(fake.select(message, cid, [o["value"]], user=user))
+                offer = [m for m in fake.messages_in(message.channel_id, include_ephemeral=True)
+                         if m.audience == user.id][-1]
+                moves |= await reachable(fake, offer, user)
+    return moves
+
+
+@pytest.mark.parametrize("options", [
+    {"opponent_character": "Mayhem", "best_of": 1},
+    {"character": "Madame Vex", "opponent_character": "Lucky Lou", "best_of": 1},
+    {"character": "Mayhem", "opponent_character": "Madame Vex", "best_of": 1},
+])
+async def test_every_legal_move_is_reachable_from_a_component(fake, world, options):
+    """Through a whole combat: at every step, each legal move of whoever acts is on a
+    button, a select or the attack-group select of the turn message or their panel — no move
+    needs typing."""
+    row = await start(fake, world, **options)
+    rng = random.Random(5)
+    checked, phases = 0, set()
+    for _ in range(300):
+        row, game = await game_of(fake, row)
+        if row.status != "active":
+            break
+        for seat in [a for a in game.actors() if a != "chance"]:
+            user = users(world)[row.players[seat]]
+            if game.is_secret(seat):
+                message = panel_of(fake, user, row)
+            else:
+                message = fake.messages[row.extra["turn_message"]]
+            missing = set(game.legal(seat)) - await reachable(fake, message, user)
+            assert not missing, (game.current_phase(), sorted(missing)[:5])
+            checked += 1
+            phases.add(game.current_phase())
+        await take_turn(fake, world, row, rng)
+    assert checked >= 6 and {"setup", "declare"} <= phases, (checked, phases)
+    assert (await fake.bot.store.get_game(row.id)).status == "finished"
+
+
+async def test_typed_superscript_digit_is_a_clean_refusal(fake, world):
+    """Issue #11: `/deathbydice move setup STR=² …` answered "Something went wrong"."""
+    row = await start(fake, world, opponent_character="Mayhem", best_of=1)
+    thread = fake.channels[row.thread_id]
+    for typed in ("setup STR=² AGI=3 FOR=4 SMA=2 CON=9", "setup STR=٣ AGI=3 FOR=4 SMA=2 CON=9",
+                  "setup STR=99999999999999 AGI=3 FOR=4 SMA=2 CON=9"):
+        new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.alice,
+                                           channel=thread, move=typed))
+        answer = ephemeral(new)[-1]
+        assert answer.content.startswith("❌") and "went wrong" not in answer.content
+        assert "0-9" in answer.content or "too large" in answer.content
+    _, game = await game_of(fake, row)
+    assert game.view(None)["stage"] == "setup" and 0 in game.actors()
