@@ -15,6 +15,8 @@ and the "best" buttons sit under the turn message in the game thread.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 import secrets
@@ -25,15 +27,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import RuleError
-from bot.engine.tradeshowdown.cards import (MAX_DIGITS, MIN_DIGITS, SAMPLE_CARDS, ZIP_DIGITS,
-                                            check_card)
-from bot.engine.tradeshowdown.dice import SIZES
-from bot.engine.tradeshowdown.game import SPECIAL_TITLES
-from bot.gamecog import GameCog, Panel, clip, mention, picture_file
+from bot.engine.tradeshowdown import TradeShowdown
+from bot.gamecog import GameCog, Panel, clip, on_component, picture_file
 from bot.store import GameRow
-from bot.ui import (MoveButton, MoveSelect, TypeMoveButton, game_cog, guarded, parse_version,
-                    reply, selected)
-from rendering.tradeshowdown import render, render_card
+from bot.ui import ComponentCall, GameItem, MoveButton, MoveSelect, TypeMoveButton, reply
+from rendering.tradeshowdown import public_picture, render_card, seat_picture
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +60,7 @@ def parse_card(name: str, digits: str, zip_code: str) -> dict[str, str]:
     everything else is the engine's check (`check_card`), so the rules live in one place."""
     raw = {"name": name, "digits": SEPARATORS.sub("", digits), "zip": zip_code.strip()}
     try:
-        return check_card(raw, "Your card")
+        return TradeShowdown.check_card(raw, "Your card")
     except RuleError as e:
         text = e.message
         if "digit" in text and "zip code" not in text:
@@ -76,7 +74,7 @@ def random_card() -> dict[str, str]:
     street = str(_RNG.randint(1, 9999))
     area = f"{_RNG.randint(2, 9)}{_RNG.randint(0, 99):02d}"
     phone = f"{area}55501{_RNG.randint(0, 99):02d}"
-    return check_card({"name": name, "digits": street + phone,
+    return TradeShowdown.check_card({"name": name, "digits": street + phone,
                        "zip": f"{_RNG.randint(0, 99999):05d}"}, "Random card")
 
 
@@ -85,37 +83,6 @@ def card_text(card: dict[str, Any], slot: int | None = None) -> str:
                                     if slot is not None else "")
     return f"{head} — digits `{card['digits']}` ({len(card['digits'])}), zip `{card['zip']}`"
 
-
-# --- components of our own (several selects on one message need distinct custom ids) ----------
-
-def _cog(interaction: discord.Interaction) -> "TradeShowdownCog":
-    return game_cog(interaction, KIND, "TradeShowdown")
-
-
-class DiceSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"tsd:(?P<gid>\d+):(?P<ver>p?\d+)"):
-    """The secret dice choice: tick the dice of your supply you roll (1 to all of them)."""
-
-    def __init__(self, game_id: int, version: int | str,
-                 options: list[discord.SelectOption] | None = None, placeholder: str = "Dice"):
-        self.game_id, self.version = game_id, version
-        options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(
-            custom_id=f"tsd:{game_id}:{version}", placeholder=placeholder[:150],
-            options=options[:25], min_values=1, max_values=min(len(options), 25)))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), parse_version(match["ver"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            await _cog(interaction).on_dice_select(interaction, self.game_id, self.version,
-                                                   selected(interaction))
-        await guarded(interaction, work)
-
-
-DYNAMIC_ITEMS = (DiceSelect,)
 
 # The game options both `challenge` and `open` take (same words in both commands' help).
 OPTION_HELP = dict(
@@ -129,6 +96,13 @@ OPTION_HELP = dict(
     tag_team="Each player fights with two cards (default on)",
     combos="Zip-code combos and special attacks (default on)",
 )
+
+# Which buttons a kind of move gets, and their words (the moves' own words come from
+# `game.describe`).
+WINDOW_KINDS = (("set", "Pick the set you attack with"),
+                ("claw", "Collating Claw: swap two of a set's height, width and depth"),
+                ("intimidate", "Intimidate: slash your own digit for +1 slash"),
+                ("combo", "Combo: set aside a die that matches your zip code"))
 
 
 def _is_select(item: discord.ui.Item) -> bool:
@@ -151,15 +125,15 @@ def layout(groups: list[list[discord.ui.Item]]) -> list[discord.ui.Item]:
         buttons = [i for i in group if not _is_select(i)]
         for item in group:
             if _is_select(item):
-                item.row = row
+                item.item.row = row
                 row += 1
                 out.append(item)
         for k, item in enumerate(buttons):
-            item.row = row + k // PER_ROW
+            item.item.row = row + k // PER_ROW
             out.append(item)
         row += -(-len(buttons) // PER_ROW)
     for k, item in enumerate(last):
-        item.row = row + k // PER_ROW
+        item.item.row = row + k // PER_ROW
         out.append(item)
     return out
 
@@ -171,86 +145,76 @@ def _ordinal(n: int) -> str:
 class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                        group_description="TradeShowdown: business cards fight with dice"):
     KIND = KIND
-    DYNAMIC_ITEMS = DYNAMIC_ITEMS
+    MOVE_EXAMPLE = "dice d4 d6 d10 d10"
 
     card = app_commands.Group(name="card", description="Your business cards (your fighters)")
 
     # ---- game start: the players' saved cards --------------------------------------------------
     async def prepare_options(self, options: dict[str, Any], players: list[int]) -> dict[str, Any]:
         """The `cards` option from each player's saved cards, in seat order, as saved now (the
-        game starts). No card: the seat fights with sample cards; Tag Team with one saved card:
-        a sample partner."""
+        game starts). The engine deals the rest: no card, the built-in (mirrored) cards; Tag
+        Team with one saved card, a built-in partner."""
         tag = bool(options.get("tag_team", True))
         entries: list[list[dict[str, str]] | None] = []
         for uid in players:
             cards = []
             for c in await self.bot.store.cards_of(uid):
                 try:
-                    cards.append(check_card({k: c[k] for k in ("name", "digits", "zip")}, "card"))
+                    cards.append(self.engine.check_card(
+                        {k: c[k] for k in ("name", "digits", "zip")}, "card"))
                 except RuleError:
                     log.warning("user %s has an invalid saved card in slot %s", uid, c["slot"])
             entries.append(cards or None)
-        if all(e is None for e in entries):
-            return options
-        # Samples the engine will give to seats without cards stay theirs.
-        taken = set()
-        for s, e in enumerate(entries):
-            if e is None:
-                taken |= {2 * s, 2 * s + 1} if tag else {s}
-        spare = [c for i, c in enumerate(SAMPLE_CARDS) if i not in taken]
-        for s, e in enumerate(entries):
-            if e is None:
-                continue
-            if tag and len(e) == 1:
-                e.append(dict(spare.pop(0)))
-            entries[s] = e[:2] if tag else e[:1]
-        return {**options, "cards": entries}
+        dealt = self.engine.deal_cards(entries, tag)
+        return options if dealt is None else {**options, "cards": dealt}
 
-    # ---- publishing ----------------------------------------------------------------------------
     # ---- pictures ----------------------------------------------------------------------------
     async def picture(self, row: GameRow, game, seat: int | None = None):
-        return await self.draw(render, game.view(seat))
+        view = game.view(seat)
+        if seat is None:
+            return await self.draw(public_picture, view)
+        return await self.draw(seat_picture, view)
 
-    # ---- labels ------------------------------------------------------------------------------
-    def move_label(self, game, seat: int, move: str) -> str:
-        parts = move.split()
-        verb, args = parts[0], parts[1:]
-        if verb == "dice":
-            return "Roll " + " ".join(args)
-        if verb == "target":
-            return f"Target player {args[0][1:]}"
-        if verb == "tag":
-            return "Tag in your partner"
-        if verb == "set":
-            return f"Attack with the set of {args[0]}s"
-        if verb == "claw":
-            return f"Claw the {args[0]}s: swap {args[1]} and {args[2]}"
-        if verb == "intimidate":
-            if args[0] == "partner":
-                return f"Intimidate: slash your partner's {args[1]} (+1 width)"
-            return f"Intimidate: slash your own {args[0]} (+1 width)"
-        if verb == "combo":
-            return f"Combo: set aside the {args[0]}"
-        if verb == "slash":
-            if "#" in args[0]:
-                v, n = args[0].split("#")
-                return f"Slash the {_ordinal(int(n))} {v}"
-            return f"Slash a {args[0]}"
-        if verb == "special":
-            title = SPECIAL_TITLES.get(args[0], args[0])
-            return title + (f": cripple their {args[1]}s" if len(args) > 1 else "")
-        return {"undo": "Undo my last choice", "done": "Done", "hold": "Hold the combo"}.get(
-            verb, move)
+    def view_signature(self, game, seat: int | None) -> str:
+        """A panel changes only when its owner's options or private facts change: another
+        player's progress (who has chosen, who is ready) is left out of a seat's signature."""
+        view = game.view(seat)
+        if seat is not None:
+            view = dict(view, waiting_for=None, fighters=[
+                f if f["seat"] == seat else {k: v for k, v in f.items()
+                                             if k not in ("chosen", "ready")}
+                for f in view["fighters"]])
+        return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
+                            .encode()).hexdigest()[:16]
+
+    # ---- small builders ------------------------------------------------------------------------
+    def _button(self, row, version, game, seat, move, *, style=discord.ButtonStyle.primary,
+                emoji=None, label=None) -> discord.ui.Item:
+        return MoveButton(row.id, version, move, label or game.describe(move, seat).label,
+                          style=style, emoji=emoji)
+
+    def _choices(self, row, version, game, seat, tag, offer, placeholder,
+                 style=discord.ButtonStyle.primary) -> list[discord.ui.Item]:
+        """Up to five moves as buttons, else one select of up to 25 (each with its effect)."""
+        if len(offer) <= PER_ROW:
+            return [self._button(row, version, game, seat, m, style=style) for m in offer]
+        options = []
+        for m in offer[:25]:
+            said = game.describe(m, seat)
+            options.append(discord.SelectOption(label=said.label[:100], value=m,
+                                                description=said.effect[:100] or None))
+        return [MoveSelect(row.id, version, options, placeholder, tag=tag)]
 
     # ---- the secret panel (dice choice; the window after the roll) -------------------------------
     def panel(self, row: GameRow, game, seat: int, version: str) -> Panel:
         view = game.view(seat)
         me = view["fighters"][seat]
         card = me["cards"][me["active"]]
-        head = (f"**TradeShowdown — game #{row.id}, round {view['round']}** (you are player "
-                f"{seat + 1}, **{card['name']}**)\n```\n{game.text(seat)}\n```")
+        head = (f"**TradeShowdown — game #{row.id}, round {view['round']} of "
+                f"{view['round_limit']}** — {game.name(seat)}, fighting with "
+                f"**{card['name']}**")
         if seat not in game.actors():
-            return Panel(head + "\nNothing to do right now; waiting for the others.")
+            return Panel(head + "\nNothing to do right now; the fight goes on in the thread.")
         phase = view["phase"]
         if phase == "choose":
             text, groups = self._choose_panel(row, game, view, seat, version)
@@ -262,127 +226,92 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
 
     def _choose_panel(self, row, game, view, seat, version):
         me = view["fighters"][seat]
-        legal = game.legal(seat)
+        offer = me.get("moves", {})
         supply = [(int(k[1:]), n) for k, n in me["supply"].items() if n]
-        have = ", ".join(f"{n}×d{s}" for s, n in supply)
-        standing = [f for f in view["fighters"] if f["standing"]]
-        need_target = len(standing) >= 3
+        have = ", ".join(f"{n} × d{s}" for s, n in supply)
         groups: list[list[discord.ui.Item]] = []
-        lines = [f"🎲 **Choose your dice in secret** (your supply: {have}). Fewer dice strike "
-                 "earlier; more dice make wider sets. Nobody sees your choice before the roll."]
-        if need_target:
+        lines = [f"🎲 **Choose your dice in secret** (your supply: {have}). The number of dice "
+                 "you roll is your *depth*: fewer dice strike earlier, more dice make wider "
+                 "sets (more slashes). Nobody sees your choice before the roll."]
+        if offer.get("target"):
             mine = me["target"]
-            buttons = []
-            for f in standing:
-                if f["seat"] == seat:
-                    continue
-                name = f["cards"][f["active"]]["name"]
-                buttons.append(MoveButton(
-                    row.id, version, f"target @{f['seat'] + 1}",
-                    f"🎯 Player {f['seat'] + 1}: {name}",
-                    style=(discord.ButtonStyle.success if mine == f["seat"]
-                           else discord.ButtonStyle.secondary)))
-            groups.append(buttons)
-            lines.append(f"Your target: **player {mine + 1}**." if mine is not None else
+            groups.append([self._button(
+                row, version, game, seat, m, emoji="🎯",
+                style=(discord.ButtonStyle.success if mine is not None
+                       and m == self.engine.target_move(mine)
+                       else discord.ButtonStyle.secondary)) for m in offer["target"]])
+            lines.append(f"Your target: **{game.name(mine)}**." if mine is not None else
                          "First pick your target (🎯), then your dice.")
         options = []
-        for size, n in supply:
-            for k in range(1, n + 1):
-                faces = "0-9" if size == 10 else f"1-{size}"
-                options.append(discord.SelectOption(
-                    label=f"d{size}" + (f" ({_ordinal(k)} of {n})" if n > 1 else ""),
-                    value=f"d{size}.{k}", description=f"shows {faces}"))
+        counted: dict[int, int] = {}
+        for i, size in enumerate(me.get("dice_list", [])):
+            counted[size] = counted.get(size, 0) + 1
+            n = dict(supply).get(size, 0)
+            faces = "0-9" if size == 10 else f"1-{size}"
+            options.append(discord.SelectOption(
+                label=f"d{size}" + (f" ({_ordinal(counted[size])} of {n})" if n > 1 else ""),
+                value=str(i), description=f"shows {faces}"))
         if options:
-            groups.append([DiceSelect(row.id, version, options,
-                                      "Tick the dice you roll this round (1 or more)")])
+            groups.append([GameItem.select(
+                row.id, version, "dice", options, min_values=1, max_values=len(options),
+                placeholder="Tick the dice you roll this round (1 or more)")])
         controls: list[discord.ui.Item] = []
-        everything = next((m for m in legal if m.startswith("dice") and "@" not in m), None)
-        if everything is not None:
-            controls.append(MoveButton(row.id, version, everything,
-                                       f"Roll all {len(everything.split()) - 1} dice",
-                                       style=discord.ButtonStyle.primary))
-        if "tag" in legal:
-            pending = me.get("tag_pending")
-            partner = next((c["name"] for i, c in enumerate(me["cards"])
-                            if i != me["active"] and not c["out"]), "your partner")
-            controls.append(MoveButton(
-                row.id, version, "tag",
-                "Cancel the tag" if pending else f"Tag in {partner}",
-                style=discord.ButtonStyle.secondary, emoji="🔁"))
-            if pending:
-                lines.append(f"🔁 {partner} tags in when the dice are rolled.")
+        everything = self.engine.dice_move(me["dice_list"]) if me.get("dice_list") else None
+        if everything in offer.get("dice", []):
+            controls.append(self._button(row, version, game, seat, everything,
+                                         label=f"Roll all {len(me['dice_list'])} dice"))
+        if offer.get("tag"):
+            controls.append(self._button(row, version, game, seat, "tag",
+                                         style=discord.ButtonStyle.secondary, emoji="🔁"))
+            if me.get("tag_pending"):
+                lines.append("🔁 " + game.describe("tag", seat).label.replace(
+                    "Cancel the tag", "Your partner tags in when the dice are rolled."))
         controls.append(TypeMoveButton(row.id))
         groups.append(controls)
         return "\n".join(lines), groups
 
     def _window_panel(self, row, game, view, seat, version):
         me = view["fighters"][seat]
-        legal = game.legal(seat)
+        offer = me.get("moves", {})
         plan = me.get("plan") or {}
-        attacks = plan.get("attacks") or []
         lines = ["🕶️ **After the roll, in secret** — your choices are revealed with everyone's "
-                 "when all are done."]
-        if attacks:
-            lines.append("Your attack(s) now: " + "; ".join(
-                f"{a['width']} slash(es) on digits up to {a['height']} (depth {a['depth']})"
-                for a in attacks) + ".")
-        else:
-            lines.append("You have no set to attack with this round.")
+                 "when all are done.", plan.get("text") or ""]
         if me["combo"] or plan.get("aside"):
-            lines.append(f"Combo: {len(me['combo']) + len(plan.get('aside') or [])}/5 dice.")
+            lines.append(f"Combo: {len(me['combo']) + len(plan.get('aside') or [])} of 5 dice "
+                         "set aside (at 5 you fire a special attack).")
         groups = []
-        kinds = (("set", "Pick the set you attack with"),
-                 ("claw", "Collating Claw: swap two dimensions of a set"),
-                 ("intimidate", "Intimidate: slash your own digit, +1 width"),
-                 ("combo", "Combo: set aside a die matching your zip"))
-        for verb, placeholder in kinds:
-            moves = [m for m in legal if m.split()[0] == verb]
-            if verb == "combo":
-                moves.sort(key=lambda m: int(m.split()[1]))
-            if not moves:
-                continue
-            groups.append(self._choice_group(row, game, seat, version, verb, moves, placeholder))
+        for kind, placeholder in WINDOW_KINDS:
+            if offer.get(kind):
+                groups.append(self._choices(row, version, game, seat, kind, offer[kind],
+                                            placeholder))
         controls: list[discord.ui.Item] = [
-            MoveButton(row.id, version, "done", "Done — ready", style=discord.ButtonStyle.success,
-                       emoji="✅")]
-        if "undo" in legal:
-            controls.append(MoveButton(row.id, version, "undo", "Undo my last choice",
-                                       style=discord.ButtonStyle.secondary, emoji="↩️"))
+            self._button(row, version, game, seat, "done", style=discord.ButtonStyle.success,
+                         emoji="✅")]
+        if offer.get("undo"):
+            controls.append(self._button(row, version, game, seat, "undo",
+                                         style=discord.ButtonStyle.secondary, emoji="↩️"))
         controls.append(TypeMoveButton(row.id))
         groups.append(controls)
-        return "\n".join(lines), groups
+        return "\n".join(line for line in lines if line), groups
 
-    def _choice_group(self, row, game, seat, version, tag, moves, placeholder,
-                      style=discord.ButtonStyle.primary) -> list[discord.ui.Item]:
-        """Up to five moves as buttons, else one select of up to 25."""
-        if len(moves) <= PER_ROW:
-            return [MoveButton(row.id, version, m, self.move_label(game, seat, m), style=style)
-                    for m in moves]
-        options = [discord.SelectOption(label=self.move_label(game, seat, m)[:100], value=m)
-                   for m in moves[:25]]
-        return [MoveSelect(row.id, version, options, placeholder, tag=tag)]
-
-    async def on_dice_select(self, interaction: discord.Interaction, game_id: int,
-                             version: int | str, values: list[str]) -> None:
-        """The dice menu: the ticked dice become `dice d4 d6 ...` (the target is the one named
-        with the 🎯 buttons)."""
-        sizes = []
-        for v in values:
-            m = re.fullmatch(r"d(\d+)\.\d+", v)
-            if not m or int(m.group(1)) not in SIZES:
-                raise RuleError("Tick dice from your supply in the menu.")
-            sizes.append(int(m.group(1)))
-        if not sizes:
-            raise RuleError("Tick at least one die.")
-        row, game = await self.bot.tables.load(game_id)
-        seat = row.seat_of(interaction.user.id)
-        if seat is not None and row.status == "active" and game.view(seat)["phase"] == "choose":
-            view = game.view(seat)
-            standing = sum(1 for f in view["fighters"] if f["standing"])
-            if standing >= 3 and view["fighters"][seat]["target"] is None:
-                raise RuleError("Pick your target first (the 🎯 buttons), then tick your dice.")
-        move = "dice " + " ".join(f"d{s}" for s in sorted(sizes))
-        await self.on_move_component(interaction, game_id, version, move)
+    @on_component("dice")
+    async def on_dice_select(self, interaction: discord.Interaction,
+                             call: ComponentCall) -> None:
+        """The dice menu: the ticked dice of the supply (by their place in it) become one dice
+        choice (the target is the one named with the 🎯 buttons)."""
+        row, game = await self.bot.tables.load(call.game_id)
+        seat = self.player_seat(row, interaction)
+        view = game.view(seat)
+        me = view["fighters"][seat]
+        supply = me.get("dice_list") or []
+        places = {str(i): size for i, size in enumerate(supply)}
+        if not call.values or len(set(call.values)) != len(call.values) or any(
+                v not in places for v in call.values):
+            raise RuleError("Tick dice from your supply in the menu.")
+        if view["need_target"] and me["target"] is None:
+            raise RuleError("Pick your target first (the 🎯 buttons), then tick your dice.")
+        move = self.engine.dice_move([places[v] for v in call.values])
+        await self.on_move_component(interaction, call.game_id, call.version, move)
 
     # ---- the public attacks -------------------------------------------------------------------
     def turn_items(self, row: GameRow, game, seat: int) -> list[discord.ui.Item]:
@@ -390,99 +319,55 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         p = view["pending"]
         if p is None or p["seat"] != seat:
             return self.move_items(row, game, seat)
-        legal = game.legal(seat)
+        offer = p["moves"]
         version = row.version
         if p["stage"] == "redirect":
-            buttons = []
-            for m in legal:
-                t = int(m.split("@")[1]) - 1
-                f = view["fighters"][t]
-                buttons.append(MoveButton(row.id, version, m,
-                                          f"🎯 Attack player {t + 1}: "
-                                          f"{f['cards'][f['active']]['name']}"))
+            buttons = [self._button(row, version, game, seat, m, emoji="🎯")
+                       for m in offer.get("target", [])]
             return layout([buttons, [TypeMoveButton(row.id)]])
         if p["stage"] == "special":
-            buttons = [MoveButton(row.id, version, m, self.move_label(game, seat, m),
-                                  style=discord.ButtonStyle.danger, emoji="💥")
-                       for m in legal if m.startswith("special") and "pencil" not in m]
-            snaps = [m for m in legal if "snapping-pencil" in m]
+            buttons = [self._button(row, version, game, seat, m, emoji="💥",
+                                    style=discord.ButtonStyle.danger)
+                       for m in offer.get("special", [])]
             groups: list[list[discord.ui.Item]] = [buttons]
-            if snaps:
-                groups.append([MoveSelect(
-                    row.id, version, tag="snap", options=[
-                        discord.SelectOption(
-                            label=f"Snapping Pencil: cripple their {m.split()[-1]}s", value=m)
-                        for m in snaps],
-                    placeholder="Snapping Pencil: their dice of one value never count in sets")])
-            controls: list[discord.ui.Item] = []
-            if "hold" in legal:
-                controls.append(MoveButton(row.id, version, "hold", "Hold the combo",
-                                           style=discord.ButtonStyle.secondary))
+            if offer.get("pencil"):
+                groups.append(self._choices(
+                    row, version, game, seat, "snap", offer["pencil"],
+                    "Snapping Pencil: their dice of one value never count in sets"))
+            controls: list[discord.ui.Item] = [
+                self._button(row, version, game, seat, m, style=discord.ButtonStyle.secondary)
+                for m in offer.get("hold", [])]
             controls.append(TypeMoveButton(row.id))
             groups.append(controls)
             return layout(groups)
-        return layout(self._slash_groups(row, game, view, seat, legal))
+        return layout(self._slash_groups(row, game, view, seat))
 
-    def _slash_groups(self, row, game, view, seat, legal):
+    def _slash_groups(self, row, game, view, seat):
         p = view["pending"]
+        offer = p["moves"]
         target = view["fighters"][p["target"]]
         card = target["cards"][target["active"]]
-        digits, slashes = card["digits"], card["slashes"]
-        ok = set(legal)
+        digits = offer.get("slash", [])
+        if len(digits) > 25:  # a long card: one entry per value (its least-slashed digit)
+            digits = [m for m in game.legal(seat) if "#" not in m]
         options = []
-        for i, (d, n) in enumerate(zip(digits, slashes)):
-            if d > p["reach"] or n >= 2:
-                continue
-            nth = [j for j, x in enumerate(digits) if x == d]
-            move = f"slash {d}#{nth.index(i) + 1}" if len(nth) > 1 else f"slash {d}"
-            if move not in ok:
-                continue
-            options.append(discord.SelectOption(
-                label=f"Digit {i + 1}: {d}" + (" — X it out" if n == 1 else ""),
-                value=move, description=f"{d} on {card['name']}"[:100]))
-        if len(options) > 25:  # a long card: one entry per value (the least-slashed one)
-            options = [discord.SelectOption(label=f"Slash a {m.split()[1]}", value=m)
-                       for m in legal if "#" not in m]
+        for m in digits[:25]:
+            said = game.describe(m, seat)
+            options.append(discord.SelectOption(label=said.label[:100], value=m,
+                                                description=said.effect[:100] or None))
         left = p["slashes_left"]
         groups: list[list[discord.ui.Item]] = [[MoveSelect(
             row.id, row.version, options, tag="slash", placeholder=(
                 f"Slash a digit up to {p['reach']} on {card['name']} ({left} left)"))]]
-        best = game.timeout_move(seat)
         buttons: list[discord.ui.Item] = []
+        best = p.get("best")
         if best:
-            buttons.append(MoveButton(row.id, row.version, best,
-                                      f"Best slash: {best.split()[1].split('#')[0]}",
-                                      style=discord.ButtonStyle.success, emoji="⚔️"))
-        chain = self.best_slashes(game, seat)
-        if len(chain) > 1:
-            move = "slash " + " ".join(chain)
-            if len(f"mv:{row.id}:{row.version}:{move}") <= 100:
-                buttons.append(MoveButton(row.id, row.version, move,
-                                          f"All {len(chain)} best-first: {' '.join(chain)}",
-                                          style=discord.ButtonStyle.success, emoji="⚔️"))
+            buttons.append(self._button(row, row.version, game, seat, best,
+                                        style=discord.ButtonStyle.success, emoji="⚔️",
+                                        label=f"Best first: {game.describe(best, seat).label}"))
         buttons.append(TypeMoveButton(row.id))
         groups.append(buttons)
         return groups
-
-    @staticmethod
-    def best_slashes(game, seat: int) -> list[str]:
-        """This attack's remaining slashes best-first: each one the highest digit in reach (the
-        engine's own timer choice), played one by one on a copy of the game."""
-        trial = game.copy()
-        pending = trial.view(None)["pending"]
-        left = pending["slashes_left"] if pending else 0
-        chain: list[str] = []
-        # The same attack goes on while its slashes count down by one.
-        while (pending is not None and pending["seat"] == seat and pending["stage"] == "slash"
-               and pending["slashes_left"] == left and trial.outcome() is None):
-            move = trial.timeout_move(seat)
-            if not move or not move.startswith("slash "):
-                break
-            trial.apply(seat, move)
-            chain.append(move.split()[1])
-            left -= 1
-            pending = trial.view(None)["pending"]
-        return chain
 
     def status_line(self, row: GameRow, game) -> str:
         line = super().status_line(row, game)
@@ -492,16 +377,17 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         p = view["pending"]
         if p is None:
             return line
-        who = mention(row.players[p["seat"]])
+        who = game.name(p["seat"])
         if p["stage"] == "slash":
             f = view["fighters"][p["target"]]
             left = p["slashes_left"]
-            line += (f"\n⚔️ {who} slashes player {p['target'] + 1}'s "
+            line += (f"\n⚔️ {who} slashes {game.name(p['target'])}'s "
                      f"**{f['cards'][f['active']]['name']}**: {left} slash"
-                     f"{'es' if left != 1 else ''} left, digits up to {p['reach']}. Pick a "
-                     "digit below, or let ⚔️ Best choose the highest.")
+                     f"{'es' if left != 1 else ''} left, on digits up to {p['reach']} (the "
+                     "set's value). Pick a digit below, or ⚔️ Best first.")
         elif p["stage"] == "special":
-            line += f"\n💥 {who} has five combo dice: fire a special attack, or hold the combo."
+            line += (f"\n💥 {who} has five combo dice: fire a special attack, or hold the "
+                     "combo.")
         else:
             line += f"\n🎯 {who}: your target is down; pick a new one."
         return line
@@ -566,20 +452,25 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                            d10: app_commands.Range[int, 0, 10] = 0,
                            target: discord.Member | None = None) -> None:
         counts = {4: d4, 6: d6, 8: d8, 10: d10}
-        if not any(counts.values()):
-            raise RuleError("Choose at least one die, e.g. `d10:3` (d4, d6, d8, d10 give how "
-                            "many of each you roll).")
+        # Discord enforces the ranges, a forged request does not: the rules check the counts
+        # (as numbers, before any list is built) and write the move.
+        total = sum(counts.values())
+        if total < 1 or total > TradeShowdown.SUPPLY_SIZE or min(counts.values()) < 0:
+            raise RuleError(f"Choose 1 to {TradeShowdown.SUPPLY_SIZE} dice from your supply, "
+                            "e.g. `d10:3` (d4, d6, d8, d10 give how many of each you roll).")
         row, _ = await self.find_game(interaction)
-        move = "dice " + " ".join(f"d{s}" for s, n in counts.items() for _ in range(n))
+        t = None
         if target is not None:
             t = row.seat_of(target.id)
             if t is None:
                 raise RuleError(f"{target.display_name} is not in this game; name one of its "
                                 "players as your target.")
-            move += f" @{t + 1}"
+        move = self.engine.dice_move([s for s, n in counts.items() for _ in range(n)], t)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.tables.play(row.id, interaction.user.id, move, by=interaction.user.id)
-        await interaction.followup.send(f"✅ Secret until the roll: `{move}`", ephemeral=True)
+        await self.play_move(row.id, interaction.user.id, move)
+        await interaction.followup.send(
+            f"✅ Secret until the roll: {self.engine.from_json(row.state).describe(move, row.seat_of(interaction.user.id)).label}.",
+            ephemeral=True)
 
     # ---- commands: business cards --------------------------------------------------------------
     async def _show(self, interaction: discord.Interaction, text: str,
@@ -595,8 +486,8 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
     @card.command(name="set", description="Save your business card (your fighter)")
     @app_commands.describe(
         name="The name on the card (up to 40 characters)",
-        digits=f"Every digit on the card: phone, street number... ({MIN_DIGITS}-{MAX_DIGITS})",
-        zip_code=f"The {ZIP_DIGITS}-digit zip code (for combos)",
+        digits=f"Every digit on the card: phone, street number... ({TradeShowdown.MIN_DIGITS}-{TradeShowdown.MAX_DIGITS})",
+        zip_code=f"The {TradeShowdown.ZIP_DIGITS}-digit zip code (for combos)",
         slot="1: your main fighter, 2: your tag-team partner")
     @app_commands.rename(zip_code="zip")
     @app_commands.choices(slot=SLOT_CHOICES)

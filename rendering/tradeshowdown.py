@@ -27,6 +27,7 @@ showing a registered card.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
@@ -56,9 +57,19 @@ CHIP = mix(PANEL, GRID, 0.7)
 
 # --- sizes --------------------------------------------------------------------------------------
 
-COLUMNS = 2
-PANEL_W = 540
-PANEL_GAP = 16
+# Designed for Discord's ~550 px display (issue #13): one column of full panels 510 px wide
+# (550 with the margins), so every label is drawn at the size it is read at. Three or more
+# fighters get compact tiles, two to a row; each player's full panel (partner card, combo
+# dice, plan) is their own panel picture (`seat_picture`).
+DESIGN_WIDTH = 550
+COLUMNS = 1
+PANEL_W = DESIGN_WIDTH - 2 * 20          # 20: rendering.canvas.MARGIN
+PANEL_GAP = 12
+TILE_COLUMNS = 2
+TILE_W = (PANEL_W - PANEL_GAP) // TILE_COLUMNS
+TILE_PAD = 10
+TILE_TEXT = 13
+DIE_TAG = 12                              # the d4..d10 under each die
 PAD = 14                                  # inside a panel
 INNER_W = PANEL_W - 2 * PAD
 HEADER_H = 44
@@ -96,8 +107,46 @@ def _ink_on_white(colour: Colour) -> Colour:
     return c
 
 
-def _who(seat: int) -> str:
-    return f"@{seat + 1}"
+@lru_cache(maxsize=4096)
+def _drawable(ch: str) -> bool:
+    """Whether the shipped font has a glyph for `ch` (a missing one would be drawn as a box)."""
+    if ch.isspace() or ch.isascii():
+        return True
+    if unicodedata.category(ch)[0] in "CM" or ord(ch) > 0xFFFF:
+        return False
+    f = font(20)
+    try:
+        return f.getmask(ch).getbbox() != f.getmask("\uffff").getbbox() or \
+            bytes(f.getmask(ch)) != bytes(f.getmask("\uffff"))
+    except Exception:
+        return False
+
+
+@lru_cache(maxsize=256)
+def safe_text(name: str, fallback: str = "a player") -> str:
+    """A player's or card's name as the picture can draw it: characters the font lacks (emoji,
+    most non-Latin scripts) dropped, runs of them shown as one "?" when nothing else is left."""
+    out, missing = [], False
+    for ch in str(name):
+        if _drawable(ch):
+            out.append(ch)
+        else:
+            missing = True
+    text = " ".join("".join(out).split())
+    if not text:
+        return "?" if missing else fallback
+    return text
+
+
+def _who(view: dict[str, Any], seat: int) -> str:
+    names = view.get("names") or []
+    return safe_text(names[seat]) if seat < len(names) else f"fighter {seat + 1}"
+
+
+def _alt_name(view: dict[str, Any], seat: int) -> str:
+    """A name for the alt text (any script reads there; only what breaks a line goes)."""
+    names = view.get("names") or []
+    return " ".join(str(names[seat]).split()) if seat < len(names) else f"fighter {seat + 1}"
 
 
 def _dims(a: dict[str, Any]) -> str:
@@ -359,6 +408,8 @@ class _Panel:
     blocks: list[Block]
     frame: Colour | None      # the attacker of the moment, or the card being slashed
     dim: bool                 # defeated: faded below the header
+    width: int = PANEL_W
+    head: int = HEADER_H      # where the fading of a defeated fighter starts
 
     @property
     def height(self) -> int:
@@ -382,11 +433,11 @@ def _status(view: dict[str, Any], f: dict[str, Any]) -> tuple[str, Colour]:
     if view["result"] is not None:
         return "", TEXT
     if pending is not None and pending["seat"] == s:
-        return {"slash": f"slashing {_who(pending['target'])} now",
+        return {"slash": f"slashing {_who(view, pending['target'])} now",
                 "special": "combo ready: special attack?",
                 "redirect": "picking a new target"}[pending["stage"]], HIGHLIGHT
     tgt = f["target"] if len(view["fighters"]) > 2 else None
-    aim = f"target {_who(tgt)}" if tgt is not None else ""
+    aim = f"target {_who(view, tgt)}" if tgt is not None else ""
     if phase == "choose":
         if f["dice"] is not None:
             return (f"you chose · {aim}" if aim else "you chose your dice"), TEXT
@@ -455,7 +506,8 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
         _rounded(draw, (x, y, x + PANEL_W, y + HEADER_H), 14, fill=head_fill)
         draw.rectangle((x, y + HEADER_H - 14, x + PANEL_W - 1, y + HEADER_H - 1), fill=head_fill)
         hf = font(22, bold=True)
-        draw.text((x + PAD, y + HEADER_H / 2), f"Player {s + 1}", fill=head_ink, font=hf,
+        draw.text((x + PAD, y + HEADER_H / 2), fit_text(_who(view, s), hf, INNER_W - 170),
+                  fill=head_ink, font=hf,
                   anchor="lm")
         word = "STANDING" if standing else "DEFEATED"
         if view["result"] is not None and s in view["result"]["winners"]:
@@ -464,7 +516,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
         draw.text((x + PANEL_W - PAD, y + HEADER_H / 2), word, fill=head_ink, font=sf,
                   anchor="rm")
         if view["you"] == s:
-            w = hf.getlength(f"Player {s + 1}")
+            w = hf.getlength(fit_text(_who(view, s), hf, INNER_W - 170))
             draw.text((x + PAD + w + 10, y + HEADER_H / 2), "(you)", fill=head_ink,
                       font=font(17), anchor="lm")
     blocks.append((HEADER_H + 8, header))
@@ -539,7 +591,13 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
     in_sets = {x["height"] for x in f["sets"]} if rolls else set()
     aside = set(f["plan"]["aside"]) if f.get("plan") else set()
     side, gap = die
-    row_h = side + 2 * ring_margin(side) + 4
+    row_h = side + 2 * ring_margin(side) + 4 + DIE_TAG + 4
+    tag_font = font(DIE_TAG, bold=True)
+
+    def tag_under(draw: ImageDraw.ImageDraw, bx: int, y0: int, size: int) -> None:
+        # The die's size under it, at a size read on a phone (a tag on the face would not be)
+        draw.text((bx + side / 2, y0 + side + ring_margin(side) + 2), f"d{size}",
+                  fill=MUTED, font=tag_font, anchor="mt")
 
     def dice_row(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
         x0 = x + PAD + ring_margin(side)
@@ -553,13 +611,14 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
                 elif r["value"] in in_sets:
                     ring = True
                 draw_die(draw, (bx, y0, bx + side, y0 + side), r["value"], sides=r["size"],
-                         label=size_tag(r["size"]) or "d6", highlight=ring,
-                         greyed=r["value"] in f["crippled"])
+                         highlight=ring, greyed=r["value"] in f["crippled"])
+                tag_under(draw, bx, y0, r["size"])
             return
         if f["dice"] is not None and current:
             for i, size in enumerate(sorted(f["dice"])):
                 bx = x0 + i * (side + gap)
-                draw_die(draw, (bx, y0, bx + side, y0 + side), None, label=f"d{size}")
+                draw_die(draw, (bx, y0, bx + side, y0 + side), None)
+                tag_under(draw, bx, y0, size)
             return
         if not standing:
             text = "out of the fight"
@@ -603,11 +662,10 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
                 box = (bx, cy, bx + COMBO_DIE, cy + COMBO_DIE)
                 if i < n:
                     d = combo[i]
-                    draw_die(draw, box, d["value"], sides=d["size"], label=size_tag(d["size"]))
+                    draw_die(draw, box, d["value"], sides=d["size"])
                 elif i - n < len(planned):
                     d = planned[i - n]
-                    draw_die(draw, box, d["value"], sides=d["size"], label=size_tag(d["size"]),
-                             highlight=PAPER)
+                    draw_die(draw, box, d["value"], sides=d["size"], highlight=PAPER)
                 else:
                     draw_die(draw, box, None)
             if planned:
@@ -622,6 +680,94 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
     return _Panel(blocks, frame, not standing)
 
 
+# --- a compact tile (three or more fighters) ----------------------------------------------------
+
+def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
+    """A fighter in a tile half the board wide: name and status, the card in the ring (the
+    slashes on it), and a few plain lines: the roll, sets or attacks, lasting effects. The
+    partner card and the combo dice are in that player's own panel picture."""
+    s = f["seat"]
+    pc = player_colour(s)
+    standing = f["standing"]
+    inner = TILE_W - 2 * TILE_PAD
+    blocks: list[Block] = []
+    pending = view["pending"]
+    attacking = pending is not None and pending["seat"] == s and view["result"] is None
+    targeted = (pending is not None and pending.get("target") == s
+                and pending["stage"] == "slash" and view["result"] is None)
+    head_h = 34
+
+    def header(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+        fill = pc.fill if standing else GRID
+        ink = pc.text if standing else TEXT
+        _rounded(draw, (x, y, x + TILE_W, y + head_h), 12, fill=fill)
+        draw.rectangle((x, y + head_h - 12, x + TILE_W - 1, y + head_h - 1), fill=fill)
+        word = "" if standing else "OUT"
+        if view["result"] is not None and s in view["result"]["winners"]:
+            word = "WINNER"
+        wf = font(TILE_TEXT, bold=True)
+        room = inner - (math.ceil(wf.getlength(word)) + 8 if word else 0)
+        hf = font(16, bold=True)
+        draw.text((x + TILE_PAD, y + head_h / 2), fit_text(_who(view, s), hf, room), fill=ink,
+                  font=hf, anchor="lm")
+        if word:
+            draw.text((x + TILE_W - TILE_PAD, y + head_h / 2), word, fill=ink, font=wf,
+                      anchor="rm")
+    blocks.append((head_h + 6, header))
+
+    tf = font(TILE_TEXT)
+    bold = font(TILE_TEXT, bold=True)
+    lines: list[tuple[str, Any, Colour]] = []
+    status, colour = _status(view, f)
+    n = f["slashes_taken"]
+    lines.append((f"{n} slash{'es' if n != 1 else ''} taken", tf, TEXT))
+    if status:
+        lines.append((status, bold, colour))
+
+    def text_block(items):
+        def paint(draw: ImageDraw.ImageDraw, x: int, y: int, items=items) -> None:
+            yy = y
+            for text, fnt, ink in items:
+                for part in wrap_text(text, fnt, inner)[:2]:
+                    draw.text((x + TILE_PAD, yy), part, fill=ink, font=fnt, anchor="lt")
+                    yy += 18
+        return (sum(18 * min(2, len(wrap_text(t, fn, inner))) for t, fn, _ in items) + 4,
+                paint)
+    blocks.append(text_block(lines))
+
+    card = f["cards"][f["active"]]
+    n_digits = len(card["digits"])
+
+    def paint_card(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+        draw_card(draw, x + TILE_PAD, y + 2, inner, card, name_colour=_ink_on_white(pc.fill),
+                  accent=pc.fill, badge=("OUT", OUT_RED, PAPER) if card["out"] else None,
+                  compact=True)
+    blocks.append((card_height(n_digits, inner, True) + 10, paint_card))
+
+    more: list[tuple[str, Any, Colour]] = []
+    if len(f["cards"]) > 1:
+        other = f["cards"][1 - f["active"]]
+        more.append((f"partner {safe_text(other['name'], 'partner')}"
+                     + (" (out)" if other["out"] else ""), tf, MUTED))
+    if _shows_round(view, f) and f["rolls"]:
+        more.append((f"rolled {' '.join(str(r['value']) for r in f['rolls'])} "
+                     f"({f['depth']} dice)", bold, TEXT))
+        label, chips = _set_chips(view, f)
+        more.append((f"{label.split(' (')[0].lower()}: " + "; ".join(chips), tf, TEXT))
+    elif _shows_round(view, f) and f["dice"] is not None:
+        more.append(("will roll " + " ".join(f"d{d}" for d in sorted(f["dice"])), bold, TEXT))
+    effects = _effects(f)
+    if f["combo"]:
+        effects.insert(0, f"combo {len(f['combo'])} of 5 dice")
+    if effects:
+        more.append((" · ".join(effects), bold, HIGHLIGHT))
+    if more:
+        blocks.append(text_block(more))
+    won = view["result"] is not None and s in view["result"]["winners"]
+    frame = HIGHLIGHT if (attacking or won) else OUT_RED if targeted else None
+    return _Panel(blocks, frame, not standing, TILE_W, head_h)
+
+
 # --- bottom: attack order and the banner ---------------------------------------------------------
 
 def _order_chips(view: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -630,7 +776,7 @@ def _order_chips(view: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for k, e in enumerate(view["attack_order"]):
         f = view["fighters"][e["seat"]]
-        aim = f" → {_who(f['target'])}" if many and f["target"] is not None else ""
+        aim = f" → {_who(view, f['target'])}" if many and f["target"] is not None else ""
         depth = f"depth {e['depth']}" + (f" (×2 = {e['order']})" if e["order"] != e["depth"]
                                           else "")
         if e["kind"] == "special":
@@ -639,7 +785,7 @@ def _order_chips(view: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
             n = e["width"]
             what = f"{n} slash{'es' if n != 1 else ''} ≤ {e['height']}"
         tick = "✓ " if e["done"] else "▶ " if k == cur else ""
-        out.append((f"{tick}{_who(e['seat'])}{aim}: {what} · {depth}", e))
+        out.append((f"{tick}{_who(view, e['seat'])}{aim}: {what} · {depth}", e))
     return out
 
 
@@ -658,14 +804,14 @@ def _banner(view: dict[str, Any]) -> str:
     if r is not None:
         if not r["winners"]:
             return f"Draw — {r['reason']}"
-        who = " and ".join(f"Player {w + 1} ({names[w]})" for w in r["winners"])
+        who = " and ".join(f"{_who(view, w)} ({names[w]})" for w in r["winners"])
         return f"Winner: {who} — {r['reason']}"
     p = view["pending"]
     if p is not None:
-        s = _who(p["seat"])
+        s = _who(view, p["seat"])
         if p["stage"] == "slash":
             n = p["slashes_left"]
-            return (f"Now: {s} slashes {_who(p['target'])}'s {names[p['target']]} — "
+            return (f"Now: {s} slashes {_who(view, p['target'])}'s {names[p['target']]} — "
                     f"{n} slash{'es' if n != 1 else ''} left, digits up to {p['reach']}")
         if p["stage"] == "special":
             return f"Now: {s} may fire a special attack (or hold the combo)"
@@ -674,7 +820,7 @@ def _banner(view: dict[str, Any]) -> str:
     if waiting == ["chance"]:
         return "Now: the dice are rolled"
     if waiting:
-        who = ", ".join(_who(w) for w in waiting)
+        who = ", ".join(_who(view, w) for w in waiting)
         what = "to choose dice in secret" if view["phase"] == "choose" else \
             "to decide after the roll (in secret)"
         return f"Waiting for {who} {what}"
@@ -683,39 +829,55 @@ def _banner(view: dict[str, Any]) -> str:
 
 # --- the whole picture --------------------------------------------------------------------------
 
-def render(view: dict[str, Any]) -> Picture:
-    """The round as one picture: every fighter's panel in a grid, the attack order, and what
-    happens now. Draws `view` only (a public view or one seat's own)."""
-    fighters = view["fighters"]
-    cols = min(COLUMNS, len(fighters))
+def public_picture(view: dict[str, Any]) -> Picture:
+    """The board everybody sees (the thread): every fighter, the attack order, what happens
+    now. Two fighters: full panels; three or more: compact tiles, two to a row."""
+    return render(view)
+
+
+def seat_picture(view: dict[str, Any]) -> Picture | None:
+    """A player's own panel picture: their fighter in full (both cards, combo dice, their
+    secret dice choice or plan) and what happens now. None for a public view."""
+    if view.get("you") is None:
+        return None
+    return render(view, only=view["you"])
+
+
+def render(view: dict[str, Any], only: int | None = None) -> Picture:
+    """The round as one picture, 550 px wide: the fighters, the attack order, and what
+    happens now. Draws `view` only (a public view or one seat's own); `only`: that seat's
+    full panel alone (its owner's panel picture)."""
+    fighters = view["fighters"] if only is None else [view["fighters"][only]]
+    tiles = only is None and len(fighters) > 2
+    cols = TILE_COLUMNS if tiles else COLUMNS
     rows = math.ceil(len(fighters) / cols)
     most = max([len(f["rolls"]) for f in fighters] + [len(f["dice"] or []) for f in fighters]
                + [1])
     die = _die_size(most)
-    panels = [_fighter_panel(view, f, die) for f in fighters]
+    panels = [_tile(view, f) if tiles else _fighter_panel(view, f, die) for f in fighters]
     heights = [p.height for p in panels]
     row_h = [max(heights[r * cols:(r + 1) * cols]) for r in range(rows)]
-    width = 2 * MARGIN + cols * PANEL_W + (cols - 1) * PANEL_GAP
+    width = 2 * MARGIN + PANEL_W
     content_w = width - 2 * MARGIN
 
     chips = _order_chips(view)
-    of = font(CHIP_SIZE, bold=True)
+    of = font(CHIP_SIZE if not tiles else 15, bold=True)
     order_widths = [min(_chip_w(t, of), content_w) for t, _ in chips]
     order_pos, order_h = _flow(order_widths, content_w)
     order_block = (24 + order_h + 14) if chips else 0
     banner = _banner(view)
-    bf = font(22, bold=True)
+    bf = font(20, bold=True)
     banner_lines = wrap_text(banner, bf, content_w - 32)[:3]
-    banner_h = 16 + 30 * len(banner_lines)
+    banner_h = 16 + 28 * len(banner_lines)
 
     subtitle = f"Round {view['round']} of {view['round_limit']} · {PHASES.get(view['phase'])}"
     if view["you"] is not None:
-        subtitle += f" · Player {view['you'] + 1}'s own view"
+        subtitle += f" · {_who(view, view['you'])}'s own view"
     top = title_bar_height(subtitle)
     height = (top + MARGIN + sum(row_h) + (rows - 1) * PANEL_GAP + PANEL_GAP + order_block
               + banner_h + MARGIN)
     img, draw = new_canvas(width, height)
-    title_bar(img, "TradeShowdown", subtitle)
+    title_bar(img, "TradeShowdown", fit_text(subtitle, font(15), content_w))
 
     y = top + MARGIN
     for r in range(rows):
@@ -723,20 +885,21 @@ def render(view: dict[str, Any]) -> Picture:
             i = r * cols + c
             if i >= len(panels):
                 break
-            x = MARGIN + c * (PANEL_W + PANEL_GAP)
             panel = panels[i]
-            _rounded(draw, (x, y, x + PANEL_W, y + row_h[r]), 14, fill=PANEL)
+            pw = panel.width
+            x = MARGIN + c * (pw + PANEL_GAP)
+            _rounded(draw, (x, y, x + pw, y + row_h[r]), 14, fill=PANEL)
             yy = y
             for h, paint in panel.blocks:
                 paint(draw, x, yy)
                 yy += h
             if panel.dim:
                 # a defeated fighter: everything below the header fades
-                box = (x, y + HEADER_H, x + PANEL_W, y + row_h[r])
+                box = (x, y + panel.head, x + pw, y + row_h[r])
                 region = img.crop(box)
                 img.paste(Image.blend(region, Image.new("RGB", region.size, PANEL), 0.45), box)
             if panel.frame is not None:
-                _rounded(draw, (x - 4, y - 4, x + PANEL_W + 4, y + row_h[r] + 4), 17,
+                _rounded(draw, (x - 4, y - 4, x + pw + 4, y + row_h[r] + 4), 17,
                          outline=panel.frame, width=4)
         y += row_h[r] + PANEL_GAP
 
@@ -758,7 +921,7 @@ def render(view: dict[str, Any]) -> Picture:
     _rounded(draw, (MARGIN, y, width - MARGIN, y + banner_h), 10, fill=fill)
     ink = readable_on(fill) if fill == HIGHLIGHT else TEXT
     for k, line in enumerate(banner_lines):
-        draw.text((MARGIN + 16, y + 8 + 30 * k + 15), line, fill=ink, font=bf, anchor="lm")
+        draw.text((MARGIN + 16, y + 8 + 28 * k + 14), line, fill=ink, font=bf, anchor="lm")
 
     return to_png(img, alt_text(view), f"tradeshowdown-round-{view['round']}.png")
 
@@ -787,7 +950,7 @@ def _marks(card: dict[str, Any], level: int = 0) -> str:
 def _fighter_terse(view: dict[str, Any], f: dict[str, Any]) -> str:
     """The least that still describes a fighter: digits left, the sets as width×height."""
     card = f["cards"][f["active"]]
-    text = f"P{f['seat'] + 1} {card['name']}"
+    text = f"{_alt_name(view, f['seat'])}: {card['name']}"
     if not f["standing"]:
         return text + " (defeated)."
     text += f": {_marks(card, 4)}"
@@ -801,7 +964,7 @@ def _fighter_terse(view: dict[str, Any], f: dict[str, Any]) -> str:
         text += f"; depth {f['depth']}, {word} " + (
             " ".join(f"{a['width']}×{a['height']}" for a in sets) or "none")
     if f["target"] is not None and len(view["fighters"]) > 2 and _shows_round(view, f):
-        text += f"; target P{f['target'] + 1}"
+        text += f"; target {_alt_name(view, f['target'])}"
     return text + "."
 
 
@@ -810,7 +973,7 @@ def _fighter_alt(view: dict[str, Any], f: dict[str, Any], level: int) -> str:
         return _fighter_terse(view, f)
     s = f["seat"]
     card = f["cards"][f["active"]]
-    head = f"Player {s + 1}: {card['name']}"
+    head = f"{_alt_name(view, s)}: {card['name']}"
     if len(f["cards"]) > 1:
         other = f["cards"][1 - f["active"]]
         if level < 2:
@@ -836,7 +999,7 @@ def _fighter_alt(view: dict[str, Any], f: dict[str, Any], level: int) -> str:
         elif f["dice"] is not None:
             bits.append("dice " + " ".join(f"d{d}" for d in sorted(f["dice"])))
         if f["target"] is not None and len(view["fighters"]) > 2 and f["standing"]:
-            bits.append(f"target player {f['target'] + 1}")
+            bits.append(f"target {_alt_name(view, f['target'])}")
     return ", ".join(bits) + "."
 
 
@@ -851,7 +1014,7 @@ def alt_text(view: dict[str, Any]) -> str:
         parts = [f"TradeShowdown, round {view['round']} of {view['round_limit']}, "
                  f"{PHASES.get(view['phase'], view['phase'])}. {_banner(view)}."]
         if view["you"] is not None:
-            parts.append(f"Player {view['you'] + 1}'s own view.")
+            parts.append(f"{_alt_name(view, view['you'])}'s own view.")
         if level == ALT_LEVELS - 1:
             parts.append("Sets as width×height.")
         parts.extend(_fighter_alt(view, f, level) for f in view["fighters"])
@@ -860,7 +1023,7 @@ def alt_text(view: dict[str, Any]) -> str:
                 order = ", ".join(t.replace("✓ ", "done: ").replace("▶ ", "now: ")
                                   for t, _ in _order_chips(view))
             else:
-                order = ", ".join(_who(e["seat"]) for e in view["attack_order"]
+                order = ", ".join(_who(view, e["seat"]) for e in view["attack_order"]
                                   if not e["done"]) or "all done"
             parts.append(f"Attack order: {order}.")
         text = " ".join(parts)
@@ -869,4 +1032,5 @@ def alt_text(view: dict[str, Any]) -> str:
     return text
 
 
-__all__ = ["alt_text", "card_height", "draw_card", "render", "render_card"]
+__all__ = ["alt_text", "card_height", "draw_card", "public_picture", "render", "render_card",
+           "seat_picture"]

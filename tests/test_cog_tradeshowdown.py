@@ -10,6 +10,7 @@ from PIL import Image
 
 import bot.tables
 from bot.engine.tradeshowdown.cards import SAMPLE_CARDS
+from bot.engine.tradeshowdown import TradeShowdown
 
 EPHEMERAL = 64
 KIND = "tradeshowdown"
@@ -25,20 +26,52 @@ def challenge_buttons(msg):
     return {cid.split(":")[-1]: cid for cid in msg.custom_ids}
 
 
+def parse_id(cid: str) -> tuple[str, str] | None:
+    """(tag, arg) of one of the games' components (`g:<game>:<version>:<tag>[:<arg>]`)."""
+    parts = str(cid).split(":", 4)
+    if len(parts) < 4 or parts[0] != "g":
+        return None
+    return parts[3], (parts[4] if len(parts) > 4 else "")
+
+
+def tag_of(cid: str) -> str:
+    parsed = parse_id(cid)
+    return parsed[0] if parsed else ""
+
+
+def arg_of(cid: str) -> str:
+    parsed = parse_id(cid)
+    return parsed[1] if parsed else ""
+
+
 def ours(cid: str) -> bool:
-    return cid.startswith(("mv:", "tsd:", "ms:", "tm:"))
+    return tag_of(cid) in ("mv", "ms", "dice", "tm")
 
 
 def panel_of(fake, user):
     """The user's newest DM that carries game components (their current panel)."""
     for msg in reversed(fake.dms_to(user)):
-        if any(ours(c) and not c.startswith("tm:") for c in msg.custom_ids):
+        if any(ours(c) and tag_of(c) != "tm" for c in msg.custom_ids):
             return msg
     raise AssertionError(f"no panel in {user.name}'s DMs")
 
 
-def component(msg, prefix: str) -> dict:
-    return next(c for c in msg.components() if str(c.get("custom_id", "")).startswith(prefix))
+def component(msg, tag: str) -> dict:
+    """The first component of `msg` with this tag (`dice`, `ms` ...)."""
+    return next(c for c in msg.components() if tag_of(c.get("custom_id", "")) == tag)
+
+
+def pick_dice(select: dict, wanted: list[str]) -> list[str]:
+    """The dice menu's values for `["d8.1", "d10.3"]` (the 1st d8, the 3rd d10 of the supply):
+    the menu lists the supply die by die, labelled `d8 (1st of 2)`."""
+    by_size: dict[str, list[str]] = {}
+    for o in select["options"]:
+        by_size.setdefault(o["label"].split()[0], []).append(o["value"])
+    out = []
+    for w in wanted:
+        size, k = w.split(".")
+        out.append(by_size[size][int(k) - 1])
+    return out
 
 
 def button(msg, *, move: str | None = None, label: str | None = None) -> str:
@@ -46,7 +79,7 @@ def button(msg, *, move: str | None = None, label: str | None = None) -> str:
         cid = c.get("custom_id", "")
         if c.get("type") != 2:
             continue
-        if move is not None and cid.startswith("mv:") and cid.split(":", 3)[3] == move:
+        if move is not None and tag_of(cid) == "mv" and arg_of(cid) == move:
             return cid
         if label is not None and label in (c.get("label") or ""):
             return cid
@@ -68,7 +101,7 @@ def thread_text(fake, row) -> str:
 def turn_message(fake, row):
     """The newest thread message with move components (the attacker's turn message)."""
     for msg in reversed(fake.messages_in(row.thread_id)):
-        if any(c.startswith(("mv:", "ms:")) for c in msg.custom_ids):
+        if any(tag_of(c) in ("mv", "ms") for c in msg.custom_ids):
             return msg
     raise AssertionError("no turn message in the thread")
 
@@ -197,10 +230,10 @@ async def act_once(fake, row, game_state, users, seen: set[str]) -> None:
         panel = panel_of(fake, user)
         own = g.view(seat)["fighters"][seat]
         if standing >= 3 and own["target"] is None:
-            target = next(c for c in panel.custom_ids if c.startswith("mv:") and "target @" in c)
+            target = next(c for c in panel.custom_ids if arg_of(c).startswith("target @"))
             await fake.invoke(fake.click(panel, target, user=user))
             return
-        dice = component(panel, "tsd:")
+        dice = component(panel, "dice")
         if seat % 2 == 0 or "roll-all" in seen:
             values = [o["value"] for o in dice["options"]]
             await fake.invoke(fake.select(panel, dice["custom_id"], values, user=user))
@@ -215,12 +248,13 @@ async def act_once(fake, row, game_state, users, seen: set[str]) -> None:
         for verb in ("intimidate", "combo"):
             if verb in seen:
                 continue
-            cids = [c for c in panel.custom_ids if c.startswith("mv:") and f":{verb} " in c]
+            cids = [c for c in panel.custom_ids
+                    if tag_of(c) == "mv" and arg_of(c).startswith(f"{verb} ")]
             if cids:
                 seen.add(verb)
                 await fake.invoke(fake.click(panel, cids[0], user=user))
                 return
-            sel = [c for c in panel.custom_ids if c.startswith("ms:") and c.endswith(verb)]
+            sel = [c for c in panel.custom_ids if tag_of(c) == "ms" and arg_of(c) == verb]
             if sel:
                 seen.add(verb)
                 opts = [o["value"] for o in component(panel, sel[0])["options"]]
@@ -235,20 +269,18 @@ async def act_once(fake, row, game_state, users, seen: set[str]) -> None:
     if p["stage"] == "slash":
         if "slash-select" not in seen:
             seen.add("slash-select")
-            sel = component(msg, "ms:")
+            sel = component(msg, "ms")
             await fake.invoke(fake.select(msg, sel["custom_id"], [sel["options"][0]["value"]],
                                           user=user))
-        elif any("best-first" in x for x in labels(msg)):
-            seen.add("all-best")
-            await fake.invoke(fake.click(msg, button(msg, label="best-first"), user=user))
         else:
-            await fake.invoke(fake.click(msg, button(msg, label="Best slash"), user=user))
+            seen.add("all-best")
+            await fake.invoke(fake.click(msg, button(msg, label="Best first"), user=user))
     elif p["stage"] == "special":
         seen.add("special")
         await fake.invoke(fake.click(msg, button(msg, label="Number Cruncher"), user=user))
     else:
         seen.add("redirect")
-        await fake.invoke(fake.click(msg, button(msg, label="Attack player"), user=user))
+        await fake.invoke(fake.click(msg, button(msg, label=" instead"), user=user))
 
 
 async def play_out(fake, row, users, seen=None, limit=600):
@@ -282,15 +314,15 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 
     # Round 1 by hand: Alice ticks three dice in her panel; nothing of it reaches the thread.
     panel = panel_of(fake, world.alice)
-    assert panel.files and "you are player 1" in panel.content
-    dice = component(panel, "tsd:")
+    assert panel.files and "— Alice, fighting with" in panel.content
+    dice = component(panel, "dice")
     assert len(dice["options"]) == 10 and dice["max_values"] == 10
-    await fake.invoke(fake.select(panel, dice["custom_id"], ["d4.1", "d8.2", "d10.3"],
+    await fake.invoke(fake.select(panel, dice["custom_id"], pick_dice(component(panel, "dice"), ["d4.1", "d8.2", "d10.3"]),
                                   user=world.alice))
     row, g = await game(fake, row.id)
     assert g.view(0)["fighters"][0]["dice"] == [4, 8, 10]
     text = thread_text(fake, row)
-    assert "Player 1 has chosen their dice" in text
+    assert "Alice has chosen their dice" in text
     assert "d4 d8 d10" not in text and "will roll" not in text and "dice d4" not in text
     assert any("You will roll d4 d8 d10" in m.content for m in fake.dms_to(world.alice))
     assert not any("d4 d8 d10" in m.text() for m in fake.dms_to(world.bob))
@@ -304,7 +336,7 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
     new = await fake.invoke(fake.click(bob_panel, button(bob_panel, label="Roll all"),
                                        user=world.bob))
     text = thread_text(fake, row)
-    assert "Dice chosen: player 1 rolls d4 d8 d10" in text and "Player 1 rolls" in text
+    assert "Dice chosen: Alice rolls d4 d8 d10" in text and "Alice rolls" in text
 
     row, g, seen = await play_out(fake, row, users)
     assert row.status == "finished"
@@ -320,7 +352,7 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     # Text only (as when the renderer fails): the cog still works, faster.
     from conftest import break_renderer
-    failures = break_renderer(fake, monkeypatch, KIND, "render", "render_card")
+    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
     script_rolls(monkeypatch, [])
     await save(fake, world.alice, 1, "Ace Accounting", "6035550142", "03038")
     await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
@@ -348,16 +380,16 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
 
     # Alice ticks dice before naming a target: told what to do first.
     panel = panel_of(fake, world.alice)
-    targets = [c for c in panel.custom_ids if "target @" in c]
-    assert [c.split(":", 3)[3] for c in targets] == ["target @2", "target @3"]
+    targets = [arg_of(c) for c in panel.custom_ids if arg_of(c).startswith("target @")]
+    assert targets == ["target @2", "target @3"]
     assert "Roll all" not in " ".join(labels(panel))  # not before a target is named
-    dice = component(panel, "tsd:")
-    new = await fake.invoke(fake.select(panel, dice["custom_id"], ["d10.1"], user=world.alice))
+    dice = component(panel, "dice")
+    new = await fake.invoke(fake.select(panel, dice["custom_id"], pick_dice(component(panel, "dice"), ["d10.1"]), user=world.alice))
     assert "Pick your target first" in ephemeral_texts(new)
     before = len(fake.messages_in(row.thread_id))
     await fake.invoke(fake.click(panel, button(panel, move="target @3"), user=world.alice))
     panel = panel_of(fake, world.alice)
-    assert "Your target: **player 3**" in panel.content and "Roll all" in " ".join(labels(panel))
+    assert "Your target: **Carol**" in panel.content and "Roll all" in " ".join(labels(panel))
     assert len(fake.messages_in(row.thread_id)) == before  # a secret step: nothing posted
     # The tag button is there (Tag Team), and toggles in secret.
     await fake.invoke(fake.click(panel, button(panel, move="tag"), user=world.alice))
@@ -371,13 +403,13 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     assert "not in this game" in ephemeral_texts(new)
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread,
                                        d10=2, d4=1, target=world.alice))
-    assert "dice d4 d10 d10 @1" in ephemeral_texts(new)
+    assert "Roll 3 dice: d4 d10 d10 at Alice" in ephemeral_texts(new)
     text = thread_text(fake, row)
     assert "target" not in text.lower() and "tags in" not in text and "d4 d10 d10" not in text
     row, g, seen = await play_out(fake, row, users)
     assert row.status == "finished"
     text = thread_text(fake, row)
-    assert "player 2 rolls d4 d10 d10 at player 1" in text and "tags in" in text
+    assert "Bob rolls d4 d10 d10 at Alice" in text and "tags in" in text
     assert not any(m.files for m in fake.messages_in(row.thread_id))
     assert failures  # each failed picture was logged
 
@@ -391,29 +423,28 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
     users = [world.alice, world.bob]
     thread = fake.channels[row.thread_id]
     panel = panel_of(fake, world.alice)
-    dice = component(panel, "tsd:")
-    await fake.invoke(fake.select(panel, dice["custom_id"],
-                                  ["d8.1", "d10.1", "d10.2", "d10.3", "d10.4"], user=world.alice))
+    dice = component(panel, "dice")
+    await fake.invoke(fake.select(panel, dice["custom_id"], pick_dice(component(panel, "dice"), ["d8.1", "d10.1", "d10.2", "d10.3", "d10.4"]), user=world.alice))
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread,
                                        d4=2))
-    assert "dice d4 d4" in ephemeral_texts(new)
+    assert "Roll 2 dice: d4 d4" in ephemeral_texts(new)
     posted = len(fake.messages_in(thread))
 
     # The window: Alice's panel offers the five combo dice as buttons, Bob's the intimidation.
     a = panel_of(fake, world.alice)
-    assert [x for x in labels(a) if x.startswith("Combo")] == [
-        f"Combo: set aside the {v}" for v in (1, 2, 3, 4, 5)]
+    assert [x for x in labels(a) if x.startswith("Set aside")] == [
+        f"Set aside the {v} for a combo (1/5)" for v in (1, 2, 3, 4, 5)]
     assert not any("Intimidate" in x for x in labels(a))
     for v in (1, 2, 3, 4, 5):
         a = panel_of(fake, world.alice)
         await fake.invoke(fake.click(a, button(a, move=f"combo {v}"), user=world.alice))
     a = panel_of(fake, world.alice)
-    assert "Combo: 5/5" in a.content and not any("Combo:" in x for x in labels(a))
+    assert "Combo: 5 of 5 dice" in a.content and not any("Set aside" in x for x in labels(a))
     b = panel_of(fake, world.bob)
-    assert labels(b)[0] == "Intimidate: slash your own 3 (+1 width)"
-    assert not any("Combo" in x for x in labels(b))
+    assert labels(b)[0] == "Intimidate: slash your own 3 (+1 slash)"
+    assert not any("Set aside" in x for x in labels(b))
     await fake.invoke(fake.click(b, button(b, move="intimidate 3"), user=world.bob))
-    assert "width 3 height 3" in panel_of(fake, world.bob).content
+    assert "Your plan: 3 slashes on digits up to 3" in panel_of(fake, world.bob).content
     # Secret window choices: nothing posted, nothing said in the thread.
     assert len(fake.messages_in(thread)) == posted
     assert "intimidat" not in thread_text(fake, row) and "aside" not in thread_text(fake, row)
@@ -422,14 +453,16 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
         await fake.invoke(fake.click(p, button(p, move="done"), user=user))
     text = thread_text(fake, row)
     assert "intimidates: slashes 3 on Triple Threes" in text and "combo 5/5" in text
-    assert "Attack order: player 2 (width 3 height 3, depth 2), player 1 (combo ready" in text
+    assert "Attack order: Bob (width 3 height 3, depth 2), Alice (combo ready" in text
 
     # Bob's attack, in the thread: a select of eligible digits and the best buttons.
     msg = turn_message(fake, row)
-    sel = component(msg, "ms:")
-    assert [o["label"] for o in sel["options"]] == ["Digit 5: 0", "Digit 6: 1"]
-    assert "Best slash: 1" in labels(msg) and "All 3 best-first: 1 1 0" in labels(msg)
-    best = button(msg, label="Best slash")
+    sel = component(msg, "ms")
+    assert [o["label"] for o in sel["options"]] == ["Slash a 0 on Zip Fighter",
+                                                    "Slash a 1 on Zip Fighter"]
+    assert "digit 5 of 6" in sel["options"][0]["description"]
+    assert "Best first: Slash 1 1 0 on Zip Fighter" in labels(msg)
+    best = button(msg, label="Best first")
     new = await fake.invoke(fake.click(msg, best, user=world.carol))
     assert "not playing in this game" in ephemeral_texts(new)
     new = await fake.invoke(fake.click(msg, best, user=world.alice))
@@ -440,27 +473,35 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
         ephemeral_texts(new)
     await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
     msg = turn_message(fake, row)
-    sel = component(msg, "ms:")
-    assert sel["options"][0]["label"] == "Digit 5: 0 — X it out"
+    sel = component(msg, "ms")
+    assert sel["options"][0]["label"] == "Slash a 0 on Zip Fighter (X it out)"
     await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob, channel=thread,
                                        move="slash 0"))
     assert "not X'd" in ephemeral_texts(new)
     msg = turn_message(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, label="Best slash"), user=world.bob))
+    await fake.invoke(fake.select(msg, component(msg, "ms")["custom_id"], ["slash 1"],
+                                  user=world.bob))
     row, g = await game(fake, row.id)
     assert g.view(None)["fighters"][0]["cards"][0]["slashes"] == [0, 0, 0, 0, 2, 1]
 
     # Alice's special attack: buttons, and the Snapping Pencil as a select of values.
     msg = turn_message(fake, row)
-    assert {"Number Cruncher", "Collating Claw", "Hot Coffee Spout", "Hold the combo"} <= set(
-        labels(msg))
+    assert {"Collating Claw: swap dimensions next roll", "Hot Coffee Spout: blind Bob",
+            "Hold the combo"} <= set(labels(msg))
+    # Number Cruncher says how many of Bob's digits are in Alice's zip 12345 (his 3s and 4s)
+    [cruncher] = [x for x in labels(msg) if x.startswith("Number Cruncher")]
+    row, g = await game(fake, row.id)
+    card = g.view(None)["fighters"][1]["cards"][0]
+    hits = sum(1 for d, n in zip(card["digits"], card["slashes"]) if d in (1, 2, 3, 4, 5)
+               and n < 2)
+    assert cruncher == f"Number Cruncher: {hits} slash{'es' if hits != 1 else ''} on Triple Threes"
     assert "five combo dice" in msg.content
-    sel = component(msg, "ms:")
+    sel = component(msg, "ms")
     assert len(sel["options"]) == 10
     await fake.invoke(fake.select(msg, sel["custom_id"], ["special snapping-pencil 3"],
                                   user=world.alice))
-    assert "fires Snapping Pencil: player 2's 3s never count" in thread_text(fake, row)
+    assert "fires Snapping Pencil: Bob's 3s never count" in thread_text(fake, row)
     row, g, _ = await play_out(fake, row, users)
     assert row.status == "finished"
 
@@ -479,7 +520,7 @@ async def test_dice_errors_stale_panel_and_typed_moves(fake, world):
     thread = fake.channels[row.thread_id]
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice,
                                        channel=thread))
-    assert "at least one die" in ephemeral_texts(new)
+    assert "Choose 1 to 10 dice" in ephemeral_texts(new)
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice,
                                        channel=thread, d4=3))
     assert "do not have that many d4" in ephemeral_texts(new) and "2×d4" in ephemeral_texts(new)
@@ -492,7 +533,7 @@ async def test_dice_errors_stale_panel_and_typed_moves(fake, world):
         ephemeral_texts(new)
     # The typed fallback of the panel (a modal): a die size that does not exist.
     panel = panel_of(fake, world.alice)
-    opened = fake.click(panel, f"tm:{row.id}", user=world.alice)
+    opened = fake.click(panel, f"g:{row.id}:-:tm", user=world.alice)
     await fake.invoke(opened)
     modal = fake.interactions[opened["token"]].modal
     field = next(c["custom_id"] for c in modal["components"][0]["components"])
@@ -506,7 +547,7 @@ async def test_dice_errors_stale_panel_and_typed_moves(fake, world):
     assert choices and all("d10 d10 d10 d10" in c["value"] for c in choices)
     # A choice, and a second click raced from the same panel: the second is stale.
     raced = fake.click(panel, button(panel, label="Roll all"), user=world.alice)
-    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"], ["d6.1"],
+    await fake.invoke(fake.select(panel, component(panel, "dice")["custom_id"], pick_dice(component(panel, "dice"), ["d6.1"]),
                                   user=world.alice))
     new = await fake.invoke(raced)
     assert "earlier moment" in ephemeral_texts(new)
@@ -520,17 +561,17 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     row = await start_two(fake, world)
     assert fake.dms_to(world.bob) == []
     fallback = [m for m in fake.messages_in(row.thread_id)
-                if any(c.startswith("pn:") for c in m.custom_ids)]
+                if any(tag_of(c) == "pn" for c in m.custom_ids)]
     assert len(fallback) == 1 and world.bob.mention in fallback[0].content
-    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.carol))
-    assert "players of this game only" in ephemeral_texts(new)
-    new = await fake.invoke(fake.click(fallback[0], f"pn:{row.id}", user=world.bob))
+    new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.carol))
+    assert "You are not playing in this game" in ephemeral_texts(new)
+    new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.bob))
     [panel_reply] = [r for r in new if r.ephemeral and r.content]
-    assert "you are player 2" in panel_reply.content and panel_reply.files
+    assert "— Bob, fighting with" in panel_reply.content and panel_reply.files
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
-             if m.ephemeral and "you are player 2" in m.content][-1]
-    dice = component(panel, "tsd:")
-    await fake.invoke(fake.select(panel, dice["custom_id"], ["d8.1", "d8.2"], user=world.bob))
+             if m.ephemeral and "— Bob, fighting with" in m.content][-1]
+    dice = component(panel, "dice")
+    await fake.invoke(fake.select(panel, dice["custom_id"], pick_dice(component(panel, "dice"), ["d8.1", "d8.2"]), user=world.bob))
     row, g = await game(fake, row.id)
     assert g.view(1)["fighters"][1]["dice"] == [8, 8]
     assert "d8 d8" not in thread_text(fake, row)
@@ -540,33 +581,30 @@ async def test_timer_plays_for_the_idle_player_then_rolls(fake, world, monkeypat
     script_rolls(monkeypatch, [])
     row = await start_two(fake, world)
     panel = panel_of(fake, world.alice)
-    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"],
-                                  ["d10.1", "d10.2"], user=world.alice))
+    await fake.invoke(fake.select(panel, component(panel, "dice")["custom_id"], pick_dice(component(panel, "dice"), ["d10.1", "d10.2"]), user=world.alice))
     row, _ = await game(fake, row.id)
     assert row.deadline is not None
     await fake.bot.tables.expire(row.id, row.version)
     await fake.settle()
     text = thread_text(fake, row)
     assert "Time ran out" in text
-    assert "Dice chosen: player 1 rolls d10 d10; player 2 rolls d4 d4 d6 d6 d8 d8 d10 d10 d10 d10" \
-        in text and "Player 2 rolls" in text
+    assert "Dice chosen: Alice rolls d10 d10; Bob rolls d4 d4 d6 d6 d8 d8 d10 d10 d10 d10" \
+        in text and "Bob rolls" in text
 
 
 async def test_picking_the_set_without_multiple_attacks(fake, world, monkeypatch):
     script_rolls(monkeypatch, [2, 2, 3, 3, 1, 1])  # Alice 2 2 3 3, Bob 1 1
     row = await start_two(fake, world, multiple_attacks=False, combos=False, intimidate=False)
     panel = panel_of(fake, world.alice)
-    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"],
-                                  ["d10.1", "d10.2", "d10.3", "d10.4"], user=world.alice))
+    await fake.invoke(fake.select(panel, component(panel, "dice")["custom_id"], pick_dice(component(panel, "dice"), ["d10.1", "d10.2", "d10.3", "d10.4"]), user=world.alice))
     panel = panel_of(fake, world.bob)
-    await fake.invoke(fake.select(panel, component(panel, "tsd:")["custom_id"],
-                                  ["d4.1", "d4.2"], user=world.bob))
+    await fake.invoke(fake.select(panel, component(panel, "dice")["custom_id"], pick_dice(component(panel, "dice"), ["d4.1", "d4.2"]), user=world.bob))
     a = panel_of(fake, world.alice)
-    assert "2 slash(es) on digits up to 3" in a.content  # the default: ties go to the highest
-    assert labels(a)[0] == "Attack with the set of 2s"
+    assert "Your plan: 2 slashes on digits up to 3" in a.content  # ties go to the highest
+    assert labels(a)[0] == "Attack with the pair of 2s"
     assert not any(x.startswith(("Intimidate", "Combo")) for x in labels(a))
     await fake.invoke(fake.click(a, button(a, move="set 2"), user=world.alice))
-    assert "2 slash(es) on digits up to 2" in panel_of(fake, world.alice).content
+    assert "Your plan: 2 slashes on digits up to 2" in panel_of(fake, world.alice).content
     a = panel_of(fake, world.alice)
     await fake.invoke(fake.click(a, button(a, move="done"), user=world.alice))
-    assert "Player 1 attacks with width 2, height 2" in thread_text(fake, row)
+    assert "Alice attacks with width 2, height 2" in thread_text(fake, row)

@@ -15,7 +15,7 @@ from typing import Any
 from ..core import (CHANCE, Actor, Chance, Ending, Event, Game, IllegalMoveError,
                     InvalidMoveError, MoveText, Option, OptionError)
 from . import notation
-from .cards import (X, sample_cards, CardsOption, down, instances, mark, new_fighter,
+from .cards import (MAX_DIGITS, MIN_DIGITS, X, ZIP_DIGITS, check_card, deal_cards, sample_cards, CardsOption, down, instances, mark, new_fighter,
                     open_values, pick, room, room_for)
 from .dice import (DEFAULT_SUPPLY, SIZES, SUPPLY_SIZE, SupplyOption, choices, counts, dice_text, draw, find_sets,
                    parse_supply, remove)
@@ -50,6 +50,12 @@ class TradeShowdown(Game):
         Option("tag_team", True, "each player fights with two cards"),
         Option("combos", True, "set aside zip-code dice for special attacks"),
     )
+
+    # Business cards, for screens that take a player's card (checked here, by the rules).
+    MIN_DIGITS, MAX_DIGITS, ZIP_DIGITS = MIN_DIGITS, MAX_DIGITS, ZIP_DIGITS
+    SUPPLY_SIZE = SUPPLY_SIZE
+    check_card = staticmethod(check_card)
+    deal_cards = staticmethod(deal_cards)
 
     # --- setup -------------------------------------------------------------------------------
     @classmethod
@@ -857,6 +863,11 @@ class TradeShowdown(Game):
             raise InvalidMoveError("Dice are d4, d6, d8 or d10.")
         return f"dice {dice_text(sizes)}" + (f" @{target + 1}" if target is not None else "")
 
+    @staticmethod
+    def target_move(t: int) -> str:
+        """The notation naming seat `t` as the target."""
+        return f"target @{t + 1}"
+
     def best_slashes(self, s: int) -> str | None:
         """The rest of the current attack played best-first (each slash on the highest digit in
         reach, as the timer would), as one move: `slash 8 8 6`; None when not slashing."""
@@ -902,6 +913,8 @@ class TradeShowdown(Game):
             if kind == "special" and m.startswith("special snapping-pencil"):
                 kind = "pencil"
             groups.setdefault(kind, []).append(m)
+        if "combo" in groups:
+            groups["combo"].sort()  # by the die's value (one digit), as a player looks for it
         return groups
 
     # --- views -----------------------------------------------------------------------------------
