@@ -15,7 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-EXIT_CONFIG = 2
+EXIT_REFUSED = 1  # the input was refused, with one line saying why
+EXIT_CONFIG = 2   # the bot cannot start (a setting, the token, the database)
+EXIT_BUG = 3      # the referee crashed: a bug to report, never a verdict on the input
 
 
 def _run_bot() -> int:
@@ -74,26 +76,51 @@ def cmd_commands(_: argparse.Namespace) -> int:
     return 0
 
 
+def _bug(what: str) -> int:
+    """An exception nobody foresaw is a bug in the referee, not a bad input: the traceback for
+    the report, then one line that says so, and its own exit code so scripts can tell."""
+    import traceback
+    traceback.print_exc()
+    print(f"{what}: this is a bug in the referee, not a problem with your input; please "
+          "report it with the traceback above.", file=sys.stderr)
+    return EXIT_BUG
+
+
+def read_record(path: str):
+    """The record in `path`, checked whole; RecordError (one line) when it cannot be one."""
+    from .engine.records import Record, RecordError
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the file ({getattr(e, 'strerror', None) or e})")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise RecordError("the JSON is nested too deeply to be a game record") from None
+    except ValueError as e:
+        raise RecordError(f"not JSON ({e})") from None
+    return Record.from_json(data)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .engine.records import Record, ReplayError, replay
+    from .engine.records import RecordError, ReplayError, replay
     try:
-        record = Record.from_json(json.loads(Path(args.file).read_text()))
-    except (OSError, ValueError, KeyError) as e:
-        print(f"cannot read record {args.file}: {e}", file=sys.stderr)
-        return 1
-    try:
+        record = read_record(args.file)
         game = replay(record)
+        outcome = game.outcome()
+        text = json.dumps({"kind": record.kind, "entries": len(record.entries),
+                           "view": game.view(None),
+                           "outcome": outcome.to_json() if outcome else None}, indent=1)
+    except RecordError as e:
+        print(f"cannot replay {args.file}: {e}", file=sys.stderr)
+        return EXIT_REFUSED
     except ReplayError as e:
         print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
               f"{e.error}", file=sys.stderr)
-        return 1
-    except (KeyError, ValueError) as e:  # unknown game kind, bad options
-        print(f"cannot replay {args.file}: {e}", file=sys.stderr)
-        return 1
-    outcome = game.outcome()
-    print(json.dumps({"kind": record.kind, "entries": len(record.entries),
-                      "view": game.view(None),
-                      "outcome": outcome.to_json() if outcome else None}, indent=1))
+        return EXIT_REFUSED
+    except Exception:
+        return _bug(f"replaying {args.file} crashed")
+    print(text)
     return 0
 
 

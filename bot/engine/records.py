@@ -35,19 +35,88 @@ class Record:
                 "entries": [dict(e) for e in self.entries], "result": self.result}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Record":
+    def from_json(cls, d: Any) -> "Record":
+        """A record read from JSON, checked whole before anything is replayed: RecordError
+        (a ValueError) says in one line what is wrong with it."""
+        if not isinstance(d, dict):
+            raise RecordError(f"a record is a JSON object, not {_what(d)}")
         if d.get("format") != FORMAT:
-            raise ValueError(f"not a game record (format should be {FORMAT!r})")
-        if d.get("version") != VERSION:
-            raise ValueError(f"record version {d.get('version')!r} is not supported")
+            raise RecordError(f"not a game record (format should be {FORMAT!r})")
+        version = d.get("version")
+        if type(version) is not int or version != VERSION:  # `true == 1` is no version
+            raise RecordError(f"record version {version!r} is not supported (only {VERSION})")
         for key in ("kind", "players", "entries"):
             if key not in d:
-                raise ValueError(f"record has no {key!r}")
-        return cls(d["kind"], d.get("options") or {}, list(d["players"]), d.get("seed"),
-                   list(d["entries"]), d.get("result"))
+                raise RecordError(f"record has no {key!r}")
+        kind = d["kind"]
+        if not isinstance(kind, str):
+            raise RecordError(f"'kind' is a game's name, not {_what(kind)}")
+        try:
+            engine = load(kind)
+        except KeyError as e:
+            raise RecordError(e.args[0]) from None
+        players = d["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("'players' is a list of names (text), one per seat")
+        if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
+            span = (f"{engine.MIN_PLAYERS}" if engine.MIN_PLAYERS == engine.MAX_PLAYERS
+                    else f"{engine.MIN_PLAYERS} to {engine.MAX_PLAYERS}")
+            raise RecordError(f"{engine.TITLE or kind} is for {span} players; the record "
+                              f"names {len(players)}")
+        options = d.get("options")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise RecordError(f"'options' is an object of option names, not {_what(options)}")
+        try:
+            engine.parse_options(options)
+        except RuleError as e:
+            raise RecordError(f"bad options: {e}") from None
+        seed = d.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise RecordError(f"'seed' is a number, text or null, not {_what(seed)}")
+        entries = d["entries"]
+        if not isinstance(entries, list):
+            raise RecordError(f"'entries' is a list of entries, not {_what(entries)}")
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise RecordError(f"entry {i} is an object with 'actor' and 'move', "
+                                  f"not {_what(entry)}")
+            actor, move = entry.get("actor"), entry.get("move")
+            if actor != CHANCE and (type(actor) is not int
+                                    or not 1 <= actor <= len(players)):
+                raise RecordError(f"entry {i}: 'actor' is 'chance' or a player number "
+                                  f"1..{len(players)}, not {_short(actor)}")
+            if not isinstance(move, str):
+                raise RecordError(f"entry {i}: 'move' is text, not {_what(move)}")
+        result = d.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError(f"'result' is an object or null, not {_what(result)}")
+        return cls(kind, options, list(players), seed, list(entries), result)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
+
+
+class RecordError(ValueError):
+    """The file is not a record this bot can replay (shape, kind, players, options)."""
+
+
+def _what(value: Any) -> str:
+    """A value's JSON type in words, for refusals that must not echo a huge value."""
+    if value is None:
+        return "null"
+    for t, word in ((bool, "true/false"), (int, "a number"), (float, "a number"),
+                    (str, "text"), (list, "a list"), (dict, "an object")):
+        if isinstance(value, t):
+            return word
+    return type(value).__name__
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if isinstance(value, (int, str)) and not isinstance(value, bool) \
+        else _what(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class ReplayError(Exception):
@@ -60,7 +129,7 @@ def entry_actor(entry: dict[str, Any], players: int) -> Actor:
     actor = entry.get("actor")
     if actor == CHANCE:
         return CHANCE
-    if isinstance(actor, int) and 1 <= actor <= players:
+    if type(actor) is int and 1 <= actor <= players:  # not `true`
         return actor - 1
     raise RuleError(f"actor must be 'chance' or a player number 1..{players}, not {actor!r}")
 
