@@ -20,6 +20,14 @@ EXIT_CONFIG = 2   # the bot cannot start (a setting, the token, the database)
 EXIT_BUG = 3      # the referee crashed: a bug to report, never a verdict on the input
 
 
+def _reason(error: BaseException) -> str:
+    """A connection error in a few words (a timeout has no text of its own: its cause's)."""
+    while not str(error) and (error.__cause__ or error.__context__) is not None:
+        error = error.__cause__ or error.__context__
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 def _run_bot() -> int:
     from .config import ConfigError, configure_logging, load_settings
     try:
@@ -30,6 +38,7 @@ def _run_bot() -> int:
     configure_logging(settings.log_level)
     import os
 
+    import aiohttp
     import discord
 
     from .app import RefereeBot
@@ -50,6 +59,17 @@ def _run_bot() -> int:
         print("Cannot start the referee: READ_MESSAGES is on but the Message Content intent is "
               "off. Turn it on in the Developer Portal (Bot > Privileged Gateway Intents) or "
               "unset READ_MESSAGES.", file=sys.stderr)
+        return EXIT_CONFIG
+    except (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.GatewayNotFound) as e:
+        # No network, no DNS, a proxy or firewall in the way: the host's problem, one line.
+        print(f"Cannot start the referee: cannot reach Discord ({_reason(e)}). Check this "
+              "machine's network connection (and any proxy or firewall), then start again.",
+              file=sys.stderr)
+        return EXIT_CONFIG
+    except discord.HTTPException as e:  # Discord answered, but with an error (5xx, 429)
+        print(f"Cannot start the referee: Discord answered {e.status} while logging in; it may "
+              "be having trouble (https://discordstatus.com). Try again in a few minutes.",
+              file=sys.stderr)
         return EXIT_CONFIG
     return 0
 

@@ -144,3 +144,27 @@ def test_selfplay_writes_a_record_that_replays(tmp_path):
 def test_selfplay_unknown_game_is_an_error():
     result = run_bot("selfplay", "chess", "--seed", "1")
     assert result.returncode == 1 and "unknown game" in result.stderr
+
+
+NO_NETWORK = """
+import socket, sys
+def no_dns(*args, **kwargs):
+    raise socket.gaierror(-3, "Temporary failure in name resolution")
+socket.getaddrinfo = no_dns  # this machine has no network: DNS fails as it would offline
+from bot.__main__ import main
+sys.exit(main())
+"""
+
+
+def test_bogus_token_without_network_is_one_line_and_exit_2(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "LOG_LEVEL")}
+    env.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "bogus.token.value",
+                "DATABASE_PATH": str(tmp_path / "x.db")})
+    result = subprocess.run([sys.executable, "-c", NO_NETWORK], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and "aiohttp" not in result.stderr
+    problems = [line for line in result.stderr.splitlines() if " INFO " not in line]
+    assert len(problems) == 1 and "cannot reach Discord" in problems[0], result.stderr
+    # discord.py's warnings about voice (PyNaCl, davey) are for bots that join voice channels.
+    assert "voice will NOT be supported" not in result.stderr
