@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from bot.engine.core import (CHANCE, AmbiguousMoveError, IllegalMoveError, InvalidMoveError,
+from bot.engine.core import (CHANCE, Ending, AmbiguousMoveError, IllegalMoveError, InvalidMoveError,
                              NotYourTurnError, OptionError)
 from bot.engine.records import Record
 from bot.engine.slideslam import SlideSlam
+
+NAMES = ("Ada", "Bo")
 
 INVOCATION = ("My Dice resonate with the fire in my heart! Its burning beat is razor sharp! "
               "Final Form! DICE AWAKENING!")
@@ -31,8 +33,8 @@ class Script:
     """A game plus the record of every move made through it."""
 
     def __init__(self, options: dict[str, Any] | None = None):
-        self.game = SlideSlam.new(2, options)
-        self.record = Record("slideslam", self.game.options, ["player 1", "player 2"])
+        self.game = SlideSlam.new(2, options, names=NAMES)
+        self.record = Record("slideslam", self.game.options, list(NAMES))
 
     def __call__(self, actor, move: str):
         events = self.game.apply(actor, move)
@@ -193,7 +195,7 @@ def test_first_player_is_a_chance_draw_after_both_confirm(mode, how):
         g.apply(CHANCE, "roll 3")
     ev = g.apply(CHANCE, "roll 2")
     assert g.first_player == 1 and g.current == 1 and g.turn == 1 and g.phase == "slide"
-    assert ev[0].text == "Player 2 goes first."
+    assert ev[0].text == "Player 2 goes first."  # no names given: the table's defaults
     assert g.actors() == [1]
 
 
@@ -210,7 +212,7 @@ def test_rulebook_slide_examples():
     assert "at most 5 step(s)" in refused(g, 0, "slide b1 f3")
     ev = g.apply(0, "slide b1 e3")
     assert g.dice["B"]["square"] == "e3" and g.phase == "slam"
-    assert ev[0].text == "Player 1 slides die B from b1 to e3 (5 steps)."
+    assert ev[0].text == "Ada slides die B from b1 to e3 (5 steps)."
     path = g.view(None)["last_slide"]["path"]
     assert path[0] == "b1" and path[-1] == "e3" and len(path) == 6
 
@@ -246,7 +248,7 @@ def test_slide_skipped_when_no_die_can_move():
     s(0, "slide d1 d2")
     ev = s(0, "end")
     assert [e.kind for e in ev] == ["end", "turn", "slide_skipped"]
-    assert "None of player 2's dice can move: the slide is skipped." in ev[-1].text
+    assert "None of Bo's dice can move: the slide is skipped." in ev[-1].text
     assert g.phase == "slam" and g.slide_skipped and g.current == 1
     assert not any(m.startswith("slide") for m in g.legal(1))
     assert "None of your dice can move" in refused(g, 1, "slide e8 e7")
@@ -547,7 +549,7 @@ def test_stalemate_draw_after_ten_quiet_turns():
     shuffle_turns(s, 1)
     assert g.result == {"winners": [],
                         "reason": "10 turns in a row without damage; equal dice and equal "
-                                  "total health"}
+                                  "total health", "ending": Ending.STALEMATE}
     assert g.actors() == [] and g.legal(0) == [] and g.phase == "over"
     with pytest.raises(IllegalMoveError):
         g.apply(0, "end")
@@ -590,10 +592,11 @@ def test_a_win_when_the_last_enemy_die_is_destroyed():
     s(0, "slam f7")                            # a normal slam: Z loses 1 (1 → 0)
     ev = s(1, "pass")
     assert ev[-1].kind == "game_over"
-    assert g.result == {"winners": [0], "reason": "player 2 has no dice left"}
-    assert ev[-1].text == "Winner: player 1 (player 2 has no dice left)"
+    assert g.result == {"winners": [0], "reason": "Bo has no dice left",
+                        "ending": Ending.KNOCKOUT}
+    assert ev[-1].text == "Winner: Ada (Bo has no dice left)"
     assert g.actors() == [] and g.phase == "over"
-    assert "game over, player 1 wins" in g.text(None)
+    assert "game over, Ada wins" in g.text(None)
 
 
 def test_bend_can_save_the_last_die():
@@ -608,7 +611,7 @@ def test_bend_can_save_the_last_die():
 def test_resign():
     s = start()
     ev = s.game.resign(0)
-    assert s.game.result == {"winners": [1], "reason": "player 1 resigned"}
+    assert s.game.result == {"winners": [1], "reason": "Ada resigned", "ending": Ending.RESIGN}
     assert ev[0].kind == "game_over"
 
 
@@ -653,7 +656,8 @@ def test_text_board_is_short_and_readable():
     s = super_setup()
     t = s.game.text(None)
     assert len(t) < 1500
-    assert "turn 2, player 2 to slam or end the turn." in t
+    assert "turn 2, Bo to slam or end the turn." in t
+    assert "Player" not in t and "P1" not in t
     assert " 5   .   .  Z1   .  Y2  D3 " in t
     big = SlideSlam.new(2, {"columns": 9, "rows": 10})
     assert len(big.text(0)) < 1500

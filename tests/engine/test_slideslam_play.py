@@ -41,7 +41,8 @@ def test_record_super_slam_sweep():
     another; player 1 awakens their last die; player 2 finishes it from f8."""
     rec = load("super_slam_sweep.json")
     g = records.replay(rec)
-    assert g.result == rec.result == {"winners": [1], "reason": "player 1 has no dice left"}
+    assert g.result == rec.result == {"winners": [1], "reason": "player 1 has no dice left",
+                                     "ending": "knockout"}
     assert g.removed == ["D", "C", "B", "E", "U", "F", "A"]
     assert g.tokens_used == [True, False] and g.awakened_used == [True, False]
     assert g.turn == 6

@@ -15,7 +15,8 @@ COLUMN_LETTERS = "abcdefghi"  # the widest board option has 9 columns
 # Up, right, down, left: a fixed order so every search (and every recorded path) is repeatable.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
-_SQUARE = re.compile(r"([a-i])(\d{1,2})")
+# ASCII digits only: `\d` would also take '٣' or '３', and "a٣" would be a second a3.
+_SQUARE = re.compile(r"([a-i])([0-9]{1,2})", re.ASCII)
 
 
 def name(col: int, row: int) -> str:

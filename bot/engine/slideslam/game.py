@@ -14,22 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import (CHANCE, Ending, Actor, AmbiguousMoveError, Chance, Event, Game, IllegalMoveError,
-                    Option, OptionError, faces, phrase_key)
+from ..core import (CHANCE, Actor, AmbiguousMoveError, Chance, Ending, Event, Game,
+                    IllegalMoveError, MoveText, Option, OptionError, faces, phrase_key)
 from . import board
 from .data import (AWAKEN_MAX_DICE, AWAKENED_STEPS, BEND_PHRASE, DEFAULT_VALUES, INVOCATION,
                    INVOCATION_KEY, LETTERS, NORMAL_DAMAGE, PREDICT_PHRASE, SUPER_DAMAGE,
                    SUPER_SLAM_HEALTH, parse_values)
+from .describe import describe as describe_move
 from .notation import Move, parse
 from .view import build_view, build_text
-
-
-def _p(seat: int) -> str:
-    return f"player {seat + 1}"
-
-
-def _P(seat: int) -> str:
-    return f"Player {seat + 1}"
 
 
 class SlideSlam(Game):
@@ -328,7 +321,7 @@ class SlideSlam(Game):
             raise IllegalMoveError(f"Place all six dice before you confirm; still to place: "
                                    f"{vals}.")
         self.confirmed[seat] = True
-        events = [Event(f"{_P(seat)} has finished placing behind the Wall of Unknowing.",
+        events = [Event(f"{self.name(seat)} has finished placing behind the Wall of Unknowing.",
                         "confirmed", data={"seat": seat})]
         if all(self.confirmed):
             self.phase = "first_player"
@@ -342,7 +335,7 @@ class SlideSlam(Game):
     def _choose_first(self, move: str) -> list[Event]:
         (tok,) = self._chance().parse(move)
         self.first_player = int(tok) - 1
-        events = [Event(f"{_P(self.first_player)} goes first.", "first_player",
+        events = [Event(f"{self.name(self.first_player)} goes first.", "first_player",
                         data={"seat": self.first_player})]
         return events + self._start_turn(self.first_player)
 
@@ -353,7 +346,7 @@ class SlideSlam(Game):
         self.awaken_open = True
         self.damage_this_turn = False
         self.pending = None
-        events = [Event(f"Turn {self.turn}: {_p(seat)} to play.", "turn",
+        events = [Event(f"Turn {self.turn}: {self.name(seat)} to play.", "turn",
                         data={"turn": self.turn, "seat": seat})]
         if self._can_slide(seat):
             self.phase = "slide"
@@ -362,7 +355,7 @@ class SlideSlam(Game):
             # "Turn" step 2: none of your dice can move, so the slide is skipped (announced).
             self.phase = "slam"
             self.slide_skipped = True
-            events.append(Event(f"None of {_p(seat)}'s dice can move: the slide is skipped.",
+            events.append(Event(f"None of {self.name(seat)}'s dice can move: the slide is skipped.",
                                 "slide_skipped", data={"seat": seat}))
         return events
 
@@ -386,12 +379,13 @@ class SlideSlam(Game):
         why = f"{limit} turns in a row without damage"
         if counts[0] != counts[1]:
             w = 0 if counts[0] > counts[1] else 1
-            return self.finish([w], f"{why}; more dice left ({counts[w]} to {counts[1 - w]})")
+            return self.finish([w], f"{why}; more dice left ({counts[w]} to {counts[1 - w]})",
+                               Ending.STALEMATE)
         if totals[0] != totals[1]:
             w = 0 if totals[0] > totals[1] else 1
             return self.finish([w], f"{why}; equal dice, higher total health "
-                                    f"({totals[w]} to {totals[1 - w]})")
-        return self.finish([], f"{why}; equal dice and equal total health")
+                                    f"({totals[w]} to {totals[1 - w]})", Ending.STALEMATE)
+        return self.finish([], f"{why}; equal dice and equal total health", Ending.STALEMATE)
 
     # Dice Awakening: Final Form! --------------------------------------------------------------
     def _awaken(self, seat: int, mv: Move) -> list[Event]:
@@ -410,7 +404,7 @@ class SlideSlam(Game):
         d.update(health=1, awakened=True, stunned=False)
         self.awakened_used[seat] = True
         self.awaken_open = False
-        return [Event(f"{_P(seat)}: \"{INVOCATION}\" Die {k} at {d['square']} (health "
+        return [Event(f"{self.name(seat)}: \"{INVOCATION}\" Die {k} at {d['square']} (health "
                       f"{before}) is replaced by the awakened die: health 1, moves up to "
                       f"{AWAKENED_STEPS}, always Super Slams.", "awaken",
                       data={"seat": seat, "die": k, "square": d["square"]})]
@@ -455,7 +449,7 @@ class SlideSlam(Game):
         self.awaken_open = False
         steps = len(paths[dst]) - 1
         what = "the awakened die" if d["awakened"] else "die"
-        return [Event(f"{_P(seat)} slides {what} {k} from {src} to {dst} "
+        return [Event(f"{self.name(seat)} slides {what} {k} from {src} to {dst} "
                       f"({steps} step{'s' if steps != 1 else ''}).", "slide",
                       data=dict(self.last_slide))]
 
@@ -477,7 +471,7 @@ class SlideSlam(Game):
                 raise IllegalMoveError("Your Power Token is already spent: `slam "
                                        f"{self.dice[k]['square']}` without predict.")
             if self.tokens_used[foe]:
-                raise IllegalMoveError(f"{_P(foe)} has no Power Token left, so there is "
+                raise IllegalMoveError(f"{self.name(foe)} has no Power Token left, so there is "
                                        f"nothing to predict: `slam {self.dice[k]['square']}`.")
             if not targets:
                 raise IllegalMoveError("You may predict only when the slam would damage an "
@@ -485,8 +479,8 @@ class SlideSlam(Game):
                                        f"`slam {self.dice[k]['square']}`.")
             self.tokens_used[seat] = True
             self.awaken_open = False
-            events = [Event(f"{_P(seat)} points at {_p(foe)}: \"{PREDICT_PHRASE}\" "
-                            f"({_P(seat)}'s Power Token is spent; {_p(foe)} cannot answer "
+            events = [Event(f"{self.name(seat)} points at {self.name(foe)}: \"{PREDICT_PHRASE}\" "
+                            f"({self.name(seat)}'s Power Token is spent; {self.name(foe)} cannot answer "
                             "this slam.)", "predict", data={"seat": seat, "die": k})]
             return events + self._resolve_slam(k, bent=None, predicted=True)
         self.awaken_open = False
@@ -500,8 +494,8 @@ class SlideSlam(Game):
             self.phase = "response"
             hit = ", ".join(f"{t} at {self.dice[t]['square']}" for t in targets)
             secs = self.options["response_window"]
-            return [Event(f"{_P(seat)}: \"SLAM!\" {self._kind_word(k)} by {self._name(k)} "
-                          f"would hit {hit}. {_P(foe)}, say \"{BEND_PHRASE}\" (`bend <square>`, "
+            return [Event(f"{self.name(seat)}: \"SLAM!\" {self._kind_word(k)} by {self._name(k)} "
+                          f"would hit {hit}. {self.name(foe)}, say \"{BEND_PHRASE}\" (`bend <square>`, "
                           f"spends your Power Token) or `pass`, within {secs} s.",
                           "response_window", data=dict(self.pending))]
         return self._resolve_slam(k, bent=None, predicted=False)
@@ -520,7 +514,7 @@ class SlideSlam(Game):
             raise IllegalMoveError(f"{ref} is not one of your dice this slam would hit: "
                                    f"{opts}, or `pass`.")
         self.tokens_used[seat] = True
-        events = [Event(f"{_P(seat)}: \"{BEND_PHRASE}\" Die {k} at {self.dice[k]['square']} "
+        events = [Event(f"{self.name(seat)}: \"{BEND_PHRASE}\" Die {k} at {self.dice[k]['square']} "
                         "takes no damage from this slam (Power Token spent).", "bend",
                         data={"seat": seat, "die": k})]
         return events + self._resolve_slam(p["die"], bent=k, predicted=False)
@@ -529,7 +523,7 @@ class SlideSlam(Game):
         self._require_phase(seat, "pass", "response")
         p = self.pending
         assert p is not None
-        events = [Event(f"{_P(seat)} keeps the Power Token.", "pass", data={"seat": seat})]
+        events = [Event(f"{self.name(seat)} keeps the Power Token.", "pass", data={"seat": seat})]
         return events + self._resolve_slam(p["die"], bent=None, predicted=False)
 
     def _end(self, seat: int, mv: Move) -> list[Event]:
@@ -537,7 +531,7 @@ class SlideSlam(Game):
             raise IllegalMoveError(f"Slide first: the slide is mandatory; "
                                    f"{self._allowed_now(seat)}.")
         self._require_phase(seat, "end the turn", "slam")
-        return [Event(f"{_P(seat)} ends the turn without slamming.", "end",
+        return [Event(f"{self.name(seat)} ends the turn without slamming.", "end",
                       data={"seat": seat})] + self._end_turn()
 
     def _resolve_slam(self, letter: str, bent: str | None, predicted: bool) -> list[Event]:
@@ -585,7 +579,8 @@ class SlideSlam(Game):
         foe = 1 - seat
         if not self._dice_of(foe):
             self.phase = "over"
-            events.append(self.finish([seat], f"{_p(foe)} has no dice left"))
+            events.append(self.finish([seat], f"{self.name(foe)} has no dice left",
+                                      Ending.KNOCKOUT))
             return events
         return events + self._end_turn()
 
@@ -598,6 +593,9 @@ class SlideSlam(Game):
 
     def _phase(self) -> str:
         return self.phase
+
+    def _describe(self, move: str, seat: int) -> MoveText:
+        return describe_move(self, move, seat)
 
     def view(self, player: int | None) -> dict[str, Any]:
         return build_view(self, player)

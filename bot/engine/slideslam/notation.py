@@ -17,7 +17,7 @@ FORMS = ("place a1=6 [b2=5 ...]", "unplace a1", "confirm", "slide b2 b5", "slam 
          "slam b5 predict", "end", "bend c6", "pass", f"awaken b5 {INVOCATION}")
 
 _ALL_LETTERS = "".join(LETTERS)
-_PAIR = re.compile(r"([a-z]\d{1,2})=(\d+)")
+_PAIR = re.compile(r"([a-z][0-9]{1,2})=([0-9]+)", re.ASCII)  # ASCII digits only (issue #11)
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ def forms_text() -> str:
 def parse_ref(token: str, columns: int, rows: int) -> str:
     """A square ('b5') or a die letter ('c' -> 'C')."""
     t = token.strip()
+    if not t.isascii():
+        # Case folding must not turn another alphabet into ours ('ı'.upper() is 'I').
+        raise InvalidMoveError(
+            f"{t!r} is not a square or a die: squares are written with the letters a–i and the "
+            f"digits 0-9 ({board.describe(columns, rows)}), dice with A–F / U–Z.")
     if len(t) == 1 and t.upper() in _ALL_LETTERS:
         return t.upper()
     low = t.lower()
@@ -51,7 +56,9 @@ def parse_ref(token: str, columns: int, rows: int) -> str:
 
 def parse(text: str, columns: int, rows: int) -> Move:
     parts = text.split()
-    verb = parts[0].lower()
+    if not parts:
+        raise InvalidMoveError(f"Empty move. Moves: {forms_text()}.")
+    verb = parts[0].lower() if parts[0].isascii() else parts[0]
     args = parts[1:]
     if verb == "place":
         if not args:
@@ -93,5 +100,11 @@ def parse(text: str, columns: int, rows: int) -> Move:
     if verb == "awaken":
         if not args:
             raise InvalidMoveError(f"Write `awaken b5 {INVOCATION}`.")
-        return Move("awaken", (parse_ref(args[0], columns, rows),), phrase=" ".join(args[1:]))
+        phrase = " ".join(args[1:])
+        if any(not ch.isascii() and ch.isalnum() for ch in phrase):
+            # The invocation is spoken in our alphabet; letters of others would vanish from the
+            # comparison (phrase_key keeps a-z only) and let a different text pass.
+            raise InvalidMoveError(f"Speak the invocation as it is written: `awaken b5 "
+                                   f"{INVOCATION}`.")
+        return Move("awaken", (parse_ref(args[0], columns, rows),), phrase=phrase)
     raise InvalidMoveError(f"{parts[0]!r} is not a Slide and Slam move. Moves: {forms_text()}.")

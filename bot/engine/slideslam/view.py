@@ -28,22 +28,36 @@
   damage, area, targets: [{die, square, health, after}], seconds} | None.
 - `stalemate`: {quiet_turns, limit (0 = off)}.
 - `options`: {stun, response_window, first_player, vote_seconds, starting_values}.
-- `result`: {winners, reason} | None.
+- `result`: {winners, reason, ending} | None.
+- `names`: the players' names by seat (what every text and picture calls them).
+- `placement.next_letter`: {health (str): the letter `place sq=health` puts down next} for the
+  viewer's own unplaced dice during placement, else None.
+- each die also carries `steps` (how far it slides: its health, 2 when awakened) and
+  `super_slam` (its slam is a Super Slam: health 1).
+- `choices`: what the player to act may do now, worked out by the rules (None when nobody
+  but chance acts): {seat, phase, slides: [{die, from, to, steps, move}], slams: [{die,
+  square, super, damage, hits: [{die, square, before, after, destroyed}], move,
+  predict_move | None}], slam_refused: [{die, square, why}], end: bool, awaken: [{die,
+  square, health}], bends: [{die, square, before, after, move}], pass: bool}.
+  Reach and slam targets are public knowledge once the wall is down, so every view has them.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from . import board
-from .data import LETTERS
+from .data import (AWAKENED_STEPS, LETTERS, NORMAL_DAMAGE, SUPER_DAMAGE,
+                   SUPER_SLAM_HEALTH)
 
 if TYPE_CHECKING:
     from .game import SlideSlam
 
 
-def _die(letter: str, d: dict[str, Any]) -> dict[str, Any]:
+def _die(letter: str, d: dict[str, Any], g: "SlideSlam") -> dict[str, Any]:
     return {"letter": letter, "owner": d["owner"], "health": d["health"], "start": d["start"],
-            "square": d["square"], "awakened": d["awakened"], "stunned": d["stunned"]}
+            "square": d["square"], "awakened": d["awakened"], "stunned": d["stunned"],
+            "steps": AWAKENED_STEPS if d["awakened"] else d["health"],
+            "super_slam": d["health"] == SUPER_SLAM_HEALTH}
 
 
 def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
@@ -69,6 +83,14 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
             {"die": t, "square": g.dice[t]["square"], "health": g.dice[t]["health"],
              "after": max(g.dice[t]["health"] - p["damage"], 0)} for t in p["targets"]]
         pending["seconds"] = g.options["response_window"]
+    if placing and player is not None:
+        next_letter = {}
+        for k in LETTERS[player]:
+            d = g.dice[k]
+            if d["square"] is None:
+                next_letter.setdefault(str(d["start"]), k)  # the engine places the first free
+    else:
+        next_letter = None
     if g.result is not None:
         to_act: list[Any] = []
     else:
@@ -81,9 +103,10 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
         "halves": [list(board.home_rows(0, g.rows)), list(board.home_rows(1, g.rows))],
         "phase": g.phase, "turn": g.turn, "current": g.current,
         "first_player": g.first_player, "to_act": to_act,
-        "dice": [_die(k, g.dice[k]) for k in shown],
+        "dice": [_die(k, g.dice[k], g) for k in shown],
         "removed": list(g.removed),
-        "placement": {"confirmed": list(g.confirmed), "mine": mine, "unplaced": unplaced},
+        "placement": {"confirmed": list(g.confirmed), "mine": mine, "unplaced": unplaced,
+                      "next_letter": next_letter},
         "tokens_used": list(g.tokens_used), "awakened_used": list(g.awakened_used),
         "can_awaken": can_awaken, "slide_skipped": g.slide_skipped,
         "no_super_slam": g.turn == 1,
@@ -97,7 +120,55 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
         "options": {k: g.options[k] for k in ("stun", "response_window", "first_player",
                                               "vote_seconds", "starting_values")},
         "result": g.result,
+        "names": list(g.names),
+        "choices": _choices(g),
     }
+
+
+def _choices(g: "SlideSlam") -> dict[str, Any] | None:
+    """The moves of the player to act after the wall is down, with what each would do."""
+    if g.result is not None or g.phase not in ("slide", "slam", "response"):
+        return None
+    if g.phase == "response":
+        p = g.pending
+        seat = p["defender"]
+        bends = [{"die": t, "square": g.dice[t]["square"], "before": g.dice[t]["health"],
+                  "after": max(g.dice[t]["health"] - p["damage"], 0),
+                  "move": f"bend {g.dice[t]['square']}"} for t in p["targets"]]
+        return {"seat": seat, "phase": "response", "slides": [], "slams": [], "slam_refused": [],
+                "end": False, "awaken": [], "bends": bends, "pass": True}
+    seat = g.current
+    mine = sorted(g._dice_of(seat))
+    slides, slams, refused = [], [], []
+    if g.phase == "slide":
+        for k in mine:
+            src = g.dice[k]["square"]
+            for dst, path in g._reach(k).items():
+                slides.append({"die": k, "from": src, "to": dst, "steps": len(path) - 1,
+                               "move": f"slide {src} {dst}"})
+    else:
+        can_predict = not g.tokens_used[seat] and not g.tokens_used[1 - seat]
+        for k in mine:
+            sq = g.dice[k]["square"]
+            why = g._slam_refusal(k)
+            if why is not None:
+                refused.append({"die": k, "square": sq, "why": why})
+                continue
+            sup = g._is_super(k)
+            dmg = SUPER_DAMAGE if sup else NORMAL_DAMAGE
+            hits = [{"die": t, "square": g.dice[t]["square"], "before": g.dice[t]["health"],
+                     "after": max(g.dice[t]["health"] - dmg, 0),
+                     "destroyed": g.dice[t]["health"] <= dmg} for t in g._targets(k)]
+            slams.append({"die": k, "square": sq, "super": sup, "damage": dmg, "hits": hits,
+                          "move": f"slam {sq}",
+                          "predict_move": f"slam {sq} predict" if can_predict and hits else None})
+    awaken = []
+    if g._can_awaken(seat) is None:
+        awaken = [{"die": k, "square": g.dice[k]["square"], "health": g.dice[k]["health"]}
+                  for k in mine]
+    return {"seat": seat, "phase": g.phase, "slides": slides, "slams": slams,
+            "slam_refused": refused, "end": g.phase == "slam", "awaken": awaken, "bends": [],
+            "pass": False}
 
 
 def _cell(d: dict[str, Any] | None) -> str:
@@ -128,15 +199,15 @@ def build_text(v: dict[str, Any]) -> str:
         if v["phase"] == "placement" and v["you"] == 1:
             lines.append(wall)
     if v["phase"] == "placement":
-        conf = ", ".join(f"player {i + 1} {'ready' if c else 'placing'}"
+        conf = ", ".join(f"{v['names'][i]} {'ready' if c else 'placing'}"
                          for i, c in enumerate(v["placement"]["confirmed"]))
         lines.append(f"Placement: {conf}.")
         if v["placement"]["unplaced"]:
             lines.append("Still to place: " + ", ".join(map(str, v["placement"]["unplaced"])))
     else:
-        tok = ", ".join(f"P{i + 1} {'spent' if u else 'held'}"
+        tok = ", ".join(f"{v['names'][i]} {'spent' if u else 'held'}"
                         for i, u in enumerate(v["tokens_used"]))
-        awk = ", ".join(f"P{i + 1} {'used' if u else 'unused'}"
+        awk = ", ".join(f"{v['names'][i]} {'used' if u else 'unused'}"
                         for i, u in enumerate(v["awakened_used"]))
         lines.append(f"Power Tokens: {tok}. Awakening: {awk}.")
         st = v["stalemate"]
@@ -156,7 +227,7 @@ def build_text(v: dict[str, Any]) -> str:
         if v["pending"]:
             p = v["pending"]
             tg = ", ".join(f"{t['die']} at {t['square']}" for t in p["targets"])
-            lines.append(f"Player {p['defender'] + 1} may say DICE IS NOT BEND! for one of: "
+            lines.append(f"{v['names'][p['defender']]} may say DICE IS NOT BEND! for one of: "
                          f"{tg} (or pass).")
     return "\n".join(lines)
 
@@ -166,17 +237,17 @@ def _status(v: dict[str, Any]) -> str:
         r = v["result"]
         if not r["winners"]:
             return f"game over, a draw: {r['reason']}."
-        who = ", ".join(f"player {w + 1}" for w in r["winners"])
+        who = " and ".join(v["names"][w] for w in r["winners"])
         return f"game over, {who} wins: {r['reason']}."
     ph = v["phase"]
     if ph == "placement":
         return "the Wall of Unknowing stands."
     if ph == "first_player":
         return "the wall is down; who goes first?"
-    who = f"player {v['current'] + 1}"
+    who = v["names"][v["current"]]
     doing = {"slide": "to slide", "slam": "to slam or end the turn",
              "response": "has slammed"}[ph]
     if ph == "response" and v["pending"]:
-        doing += f"; player {v['pending']['defender'] + 1} to answer"
+        doing += f"; {v['names'][v['pending']['defender']]} to answer"
     extra = " (slide skipped)" if v["slide_skipped"] and ph == "slam" else ""
     return f"turn {v['turn']}, {who} {doing}{extra}."
