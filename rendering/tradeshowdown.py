@@ -923,7 +923,7 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     for k, line in enumerate(banner_lines):
         draw.text((MARGIN + 16, y + 8 + 28 * k + 14), line, fill=ink, font=bf, anchor="lm")
 
-    return to_png(img, alt_text(view), f"tradeshowdown-round-{view['round']}.png")
+    return to_png(img, alt_text(view, only), f"tradeshowdown-round-{view['round']}.png")
 
 
 # --- alt text -----------------------------------------------------------------------------------
@@ -1004,7 +1004,7 @@ def _fighter_alt(view: dict[str, Any], f: dict[str, Any], level: int) -> str:
 
 
 
-def alt_text(view: dict[str, Any]) -> str:
+def alt_text(view: dict[str, Any], only: int | None = None) -> str:
     """A description from the view: what happens now first, then each fighter's card, roll and
     sets, then the attack order. With many fighters or long cards it says less about each
     rather than be cut off at Discord's limit: the attack order shortened, then only the
@@ -1017,7 +1017,8 @@ def alt_text(view: dict[str, Any]) -> str:
             parts.append(f"{_alt_name(view, view['you'])}'s own view.")
         if level == ALT_LEVELS - 1:
             parts.append("Sets as width×height.")
-        parts.extend(_fighter_alt(view, f, level) for f in view["fighters"])
+        parts.extend(_fighter_alt(view, f, level) for f in view["fighters"]
+                     if only is None or f["seat"] == only)
         if view["attack_order"]:
             if level == 0:
                 order = ", ".join(t.replace("✓ ", "done: ").replace("▶ ", "now: ")

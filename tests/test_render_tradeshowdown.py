@@ -100,7 +100,7 @@ def test_choose_phase_public_and_own_view():
     g = rulebook()
     pub = render(g.view(None))
     check(pub)
-    assert "round 1 of 30" in pub.alt and "Waiting for @1, @2" in pub.alt
+    assert "round 1 of 30" in pub.alt and "Waiting for Player 1, Player 2" in pub.alt
     assert "Blue Ox Plumbing" in pub.alt and "Violet Vase Co." in pub.alt
     assert "6 0 3 5 5 5 1 2 3 4" in pub.alt          # the card's digits, none slashed
     g.apply(0, "dice d4 d4 d6 d8 d8 d10")
@@ -108,7 +108,7 @@ def test_choose_phase_public_and_own_view():
     check(mine)
     assert "Player 1's own view" in mine.alt and "dice d4 d4 d6 d8 d8 d10" in mine.alt
     theirs = render(g.view(1))
-    assert "d8" not in theirs.alt and "Waiting for @2" in theirs.alt
+    assert "d8" not in theirs.alt and "Waiting for Player 2" in theirs.alt
 
 
 def test_roll_window_attack_and_the_next_round(monkeypatch):
@@ -123,10 +123,10 @@ def test_roll_window_attack_and_the_next_round(monkeypatch):
     spy = DieSpy(monkeypatch)
     attack = render(g.view(None))
     check(attack)
-    assert "Now: @2 slashes @1's Blue Ox Plumbing — 2 slashes left, digits up to 6" in attack.alt
+    assert "Now: Player 2 slashes Player 1's Blue Ox Plumbing — 2 slashes left, digits up to 6" in attack.alt
     assert "rolled 1 4 6 8 8 8, width 3 · height 8 · depth 6" in attack.alt
     assert "rolled 6 6 8 0, width 2 · height 6 · depth 4" in attack.alt
-    assert ("Attack order: now: @2: 2 slashes ≤ 6 · depth 4, @1: 3 slashes ≤ 8 · depth 6"
+    assert ("Attack order: now: Player 2: 2 slashes ≤ 6 · depth 4, Player 1: 3 slashes ≤ 8 · depth 6"
             in attack.alt)
     rolled = [(v, sides, bool(hl)) for v, sides, hl, _ in spy.calls]
     # Every die drawn with its own sides; the sets ringed; the d10's 0 drawn as a 0.
@@ -136,7 +136,7 @@ def test_roll_window_attack_and_the_next_round(monkeypatch):
 
     play(g, (1, "slash 6"), (1, "slash 5"))
     mid = render(g.view(None))
-    assert "card 6/ 0 3 5/ 5 5 1 2 3 4" in mid.alt and "done: @2" in mid.alt
+    assert "card 6/ 0 3 5/ 5 5 1 2 3 4" in mid.alt and "done: Player 2" in mid.alt
     play(g, (0, "slash 2"), (0, "slash 4 4"))
     after = render(g.view(None))
     check(after)
@@ -197,7 +197,7 @@ def test_public_picture_during_the_choice_hides_dice_targets_and_tags():
         assert "target" not in alt.split("Player 1:")[1].split("Player 2:")[0]
     # The player's own view shows their own choice, and only to them.
     assert own_a.png != own_b.png
-    assert "dice d4" in own_a.alt and "target player 2" in own_a.alt
+    assert "dice d4" in own_a.alt and "target Player 2" in own_a.alt
     assert "dice d10 d10 d10 d10" in own_b.alt and "you tag in" in own_b.alt
 
 
@@ -229,16 +229,16 @@ def test_same_view_same_bytes():
 
 # --- layout -------------------------------------------------------------------------------------
 
-def test_two_to_six_fighters_in_a_two_column_grid():
+def test_two_full_panels_or_tiles_two_to_a_row():
     sizes = {}
     for n in range(2, 7):
         img = check(render(TradeShowdown.new(n).view(None)))
         sizes[n] = img.size
     widths = {w for w, _ in sizes.values()}
-    assert len(widths) == 1                                  # always two columns
+    assert widths == {ts.DESIGN_WIDTH}                        # made for Discord's 550 px
     h = {n: sizes[n][1] for n in sizes}
-    assert h[2] < h[3] == h[4] < h[5] == h[6]                # one, two, three rows
-    assert h[4] - h[2] == h[6] - h[4]
+    assert h[3] == h[4] < h[5] == h[6]                       # tiles: two, then three rows
+    assert h[6] - h[4] < h[2]                                # a row of tiles < a full panel
 
 
 def test_tag_team_draws_both_cards_and_marks_the_active_one(monkeypatch):
@@ -301,11 +301,14 @@ def test_a_fighter_defeated_in_an_earlier_round_shows_no_old_dice(monkeypatch):
     assert out["rolls"], "the engine keeps the fallen fighter's last roll"
     spy = DieSpy(monkeypatch)
     pic = render(v)
-    # Dice with faces: the standing fighters' rolls and everyone's combo dice, nothing else.
-    faces = sum(1 for c in spy.calls if c[0] is not None)
-    assert faces == sum(len(f["rolls"]) for f in v["fighters"] if f["standing"]) + sum(
-        len(f["combo"]) for f in v["fighters"])
     assert f"Player {out['seat'] + 1}: " in pic.alt and "defeated" in pic.alt
+    # A fighter's full panel (its own panel picture): a standing one draws its roll and its
+    # combo dice; the fallen one only its combo dice, not the old roll.
+    for f in v["fighters"]:
+        spy.calls.clear()
+        render(v, only=f["seat"])
+        faces = sum(1 for c in spy.calls if c[0] is not None)
+        assert faces == (len(f["rolls"]) if f["standing"] else 0) + len(f["combo"])
 
 
 @pytest.mark.parametrize("fair_length", [10, 40])
@@ -387,3 +390,80 @@ def test_random_fights_render_in_every_phase(players, seed):
             p = rng.choice(g.actors())
             g.apply(p, rng.choice(g.legal(p)))
     assert {"choose", "window", "attack", "over"} <= seen or {"choose", "attack", "over"} <= seen
+
+
+# --- legible at Discord's 550 px (issue #13), names drawn safely (issue #12) ----------------------
+
+NAMES = ["Ada Lovelace", "Bartholomew", "Chidi", "Dolores", "Eun-ji", "Farouk"]
+
+
+def fight_until_attack(players: int, options: dict[str, Any], seed: int) -> TradeShowdown:
+    """Random legal play into an attack with dice on the table (a typical, busy moment)."""
+    g = TradeShowdown.new(players, options, names=NAMES[:players])
+    rng = random.Random(seed)
+    for step in range(3000):
+        if g.result is None and g.phase == "attack" and g.stage == "slash" and step > 30:
+            return g
+        actors = g.actors()
+        assert actors, "the fight ended before an attack could be drawn"
+        if actors == [CHANCE]:
+            g.apply(CHANCE, g.chance().sample(rng))
+        else:
+            seat = rng.choice(actors)
+            moves = g.legal(seat)
+            big = [m for m in moves if m.startswith("dice") and len(m.split()) >= 8]
+            g.apply(seat, rng.choice(big or moves))
+    raise AssertionError("no attack reached")
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {}),                                   # typical: two fighters, Tag Team, combos
+    (6, {"fair_length": 40}),                  # crowded: the largest table, the longest cards
+])
+def test_every_text_stays_legible_at_550_px(players, options):
+    from rendering.fonts import displayed_px, recorded_sizes
+    g = fight_until_attack(players, options, seed=4)
+    views = [g.view(None)] + [g.view(s) for s in range(players)]
+    for view in views:
+        for draw in (ts.public_picture, ts.seat_picture):
+            with recorded_sizes() as sizes:
+                pic = draw(view)
+            if pic is None:
+                assert view["you"] is None and draw is ts.seat_picture
+                continue
+            img = check(pic)
+            assert img.width <= ts.DESIGN_WIDTH
+            assert sizes and min(displayed_px(s, img.width) for s in sizes) >= 11, sorted(sizes)
+            assert len(pic.png) < 1_000_000
+            if view["you"] is not None:
+                assert NAMES[view["you"]] in pic.alt
+
+
+def test_names_are_drawn_clipped_and_without_glyphs_the_font_lacks(monkeypatch):
+    drawn: list[str] = []
+    real = ts.ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *a, **kw):
+        drawn.append(str(text))
+        return real(self, xy, text, *a, **kw)
+    monkeypatch.setattr(ts.ImageDraw.ImageDraw, "text", spy)
+    long = "Maximilian Alexander von Habsburg-Lothringen"
+    g = TradeShowdown.new(2, names=["🎲 Zoë 🎲", long])
+    pic = ts.public_picture(g.view(None))
+    check(pic)
+    assert "Zoë" in drawn and not any("🎲" in t for t in drawn)      # emoji dropped cleanly
+    assert any(t.startswith("Maximilian") and t.endswith("…") for t in drawn)  # clipped
+    assert "🎲 Zoë 🎲" in pic.alt                                    # alt text keeps the name
+    assert not any(re.search(r"@[1-9]|Player [1-9]", t) for t in drawn)
+    assert ts.safe_text("山田") == "?" and ts.safe_text("Ольга") == "Ольга"
+
+
+def test_seat_picture_is_the_players_own_panel():
+    g = TradeShowdown.new(3, names=NAMES[:3])
+    assert ts.seat_picture(g.view(None)) is None
+    g.apply(0, "dice d4 d6 @2")
+    own = ts.seat_picture(g.view(0))
+    check(own)
+    assert "Ada Lovelace's own view" in own.alt and "dice d4 d6" in own.alt
+    # Only the viewer's fighter is drawn in full: the others are not in their panel picture.
+    assert "Chidi:" not in own.alt.split("own view.")[1].split("Attack order")[0]
