@@ -216,7 +216,7 @@ def test_called_shot_that_misses_blames_the_flicker():
 def test_called_shot_that_misses_but_hits_another():
     g = one_flick("result 3 hit=F1", called="F2")
     assert dmg(g) == [4, 4]
-    assert "P2:F1 knocked down" in g.flicks[-1]["lines"][0]
+    assert "Player 2's banner on F1 knocked down" in g.flicks[-1]["lines"][0]
 
 
 def test_own_banner_knocked_by_the_die():
@@ -248,7 +248,7 @@ def test_oops_other_means_is_six_per_banner():
     # A count is accepted only when it names one thing.
     err = unchanged_after(g, 0, "oops 2", IllegalMoveError)
     run(g, "1 oops 1")   # only F2 stands: unambiguous -> 25, out
-    assert g.result == {"winners": [1], "reason": g.result["reason"]}
+    assert g.result == {"winners": [1], "reason": g.result["reason"], "ending": "knockout"}
     assert "25" in g.result["reason"]
     g = new_game()
     err = unchanged_after(g, 0, "oops 1", AmbiguousMoveError)
@@ -370,7 +370,7 @@ def test_reports_are_checked_against_the_floor():
     g = new_game(b2="F1 F3 B1 B2")
     run(g, "1 flick 1")
     err = unchanged_after(g, 0, "result 4 hit=F2", IllegalMoveError)
-    assert "Nothing stands on P2:F2" in str(err) and "F1, F3, B1, B2" in str(err)
+    assert "Nothing stands on F2 of Player 2's side" in str(err) and "F1, F3, B1, B2" in str(err)
     unchanged_after(g, 0, "result 7 hit=F1", IllegalMoveError)
     unchanged_after(g, 0, "result 0", IllegalMoveError)
     unchanged_after(g, 0, "result x", InvalidMoveError)

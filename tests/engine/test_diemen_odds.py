@@ -169,3 +169,43 @@ def test_sampled_flicks_match_flick_odds(target, called):
     # The customer outcome knocks one of the two customers, drawn evenly.
     assert sum(customers.values()) == seen["customer"]
     assert abs(customers["P2:C1"] - customers["P2:C3"]) <= 4 * (seen["customer"] ** 0.5)
+
+
+def test_target_and_neighbour_knocks_a_neighbouring_banner_not_a_customer():
+    """Rulings: "hit target and a neighbouring *banner*". Our ruling: with only customers
+    beside the target, that outcome is a clean hit — in the odds shown and in what falls."""
+    # P2's banners F2 B1 B3 F3... here F2 stands with no banner beside it (F1, F3, B2 empty),
+    # only a customer on C2.
+    g = new_sim(b2="F2 B1 B3 F3")
+    g.side(1)["banners"] = [{"at": s, "up": s == "F2"} for s in ("F2", "B1", "B3", "F3")]
+    g.side(1)["customers"] = ["C2"]
+    g.floor["supply"] = 3
+    g.apply(0, "flick 1 aim=F2")
+    odds = g.odds("P2:F2")
+    assert odds["outcomes"]["pair"] == 0
+    assert odds["outcomes"]["clean"] == 18 + 4
+    assert odds["outcomes"]["neighbour"] == 8     # the customer beside it may still fall
+    assert "pair" not in g.chance().draws[0].options
+    # With a banner beside the target, the pair knocks that banner and never the customer.
+    g2 = new_sim(b2="F1 F2 B1 B3")
+    g2.side(1)["customers"] = ["C2"]
+    g2.floor["supply"] = 3
+    g2.apply(0, "flick 1 aim=F2")
+    assert g2.odds("P2:F2")["outcomes"]["pair"] == 4
+    g2.apply(CHANCE, "roll pair 3")
+    assert g2.flicks[-1]["fell"] == ["P2:F2", "P2:F1"]
+    assert g2.side(1)["customers"] == ["C2"]
+
+
+def test_declaring_with_the_first_shot_is_one_move():
+    g = new_sim()
+    g.apply(0, "flick 2 called=F2")
+    v = g.view(0)
+    assert v["turn_info"]["declared"] == 2 and v["flick"]["called"] == "P2:F2"
+    assert g.actors() == [CHANCE]
+    # A refused shot leaves the declaration unmade too (all or nothing).
+    g2 = new_sim()
+    before = g2.to_json()
+    with pytest.raises(IllegalMoveError):
+        g2.apply(0, "flick 1 called=F3")    # nothing stands on P2:F3
+    assert g2.to_json() == before

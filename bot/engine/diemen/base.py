@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Event, Game, IllegalMoveError
+from ..core import Event, Game, IllegalMoveError, join_names
 from . import board, rules
 
 ROUND_LIMIT = 30          # Referee ruling (ours): the convention closes after 30 rounds.
@@ -61,11 +61,18 @@ class DieMenBase(Game):
         return self.turn > 1 and rules.front_standing(self.side(self.active))
 
     def _who(self, seat: int) -> str:
-        return f"Player {seat + 1}"
+        return self.name(seat)
+
+    def _spot(self, lab: str) -> str:
+        """`P2:F2` in words, the side by its player's name ("Bea's banner on F2")."""
+        return rules.describe(lab, self.names)
+
+    def _spots(self, labs: list[str]) -> str:
+        return join_names([self._spot(x) for x in labs])
 
     def _damage_text(self) -> str:
         d = [s["damage"] for s in self.floor["sides"]]
-        return f"Property Damage: P1 {d[0]}, P2 {d[1]}."
+        return f"Property Damage: {self.name(0)} {d[0]}, {self.name(1)} {d[1]}."
 
     def _side_summary(self, seat: int) -> str:
         s = self.side(seat)
@@ -77,7 +84,7 @@ class DieMenBase(Game):
                         f"{s['stand']}")
         if s["customers"]:
             bits.append("customers " + ", ".join(sorted(s["customers"])))
-        return f"{board.SIDE_NAMES[seat]} has " + "; ".join(bits)
+        return f"{self.name(seat)} has " + "; ".join(bits)
 
     def _now(self, player: int) -> str:
         """'Now you may: ...' from the legal moves, grouped by verb (own information only)."""

@@ -32,7 +32,8 @@ ROW_DEPTH = {"C": 5, "F": 15, "B": 35, "S": 60}
 ROWS_FROM_MIDDLE = ("C", "F", "B", "S")
 COLUMN_X = (25, 50, 75)
 
-_SPOT_RE = re.compile(r"(?:(?:P|@)([12]):)?([CFBS][123])", re.IGNORECASE)
+# ASCII only: with re.IGNORECASE alone, 'ſ' (long s) would read as S and 'K' (Kelvin) as K.
+_SPOT_RE = re.compile(r"(?:(?:P|@)([12]):)?([CFBS][123])", re.IGNORECASE | re.ASCII)
 
 
 def side_name(side: int) -> str:
@@ -81,7 +82,7 @@ def neighbours(spot: str) -> list[str]:
 
 def parse_spot(token: str) -> tuple[int | None, str]:
     """`F2` -> (None, "F2"); `P2:F2` or `@2:f2` -> (1, "F2"). InvalidMoveError otherwise."""
-    m = _SPOT_RE.fullmatch(token.strip())
+    m = _SPOT_RE.fullmatch(token.strip()) if token.isascii() else None
     if not m:
         raise InvalidMoveError(
             f"{token!r} is not a spot: write F1-F3, B1-B3, S1-S3 or C1-C3, with P1: or P2: in "

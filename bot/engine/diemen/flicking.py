@@ -6,10 +6,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..core import AmbiguousMoveError, Chance, Draw, Event, InvalidMoveError, die, faces
+from ..core import (AmbiguousMoveError, Chance, Draw, Ending, Event, InvalidMoveError, die,
+                    faces)
 from . import board, notation, rules
 from .base import LAST_FLICKS_KEPT, MODES, RESPONSE_SECONDS, DieMenBase, new_flick
-from .odds import OUTCOME_NAMES, OUTCOMES, flick_odds, odds_text
+from .odds import OUTCOME_NAMES, OUTCOMES, flick_odds, odds_words
 
 
 class Flicking(DieMenBase):
@@ -28,6 +29,7 @@ class Flicking(DieMenBase):
             board.distance(p, me["stand"], seat, spot), called=called,
             target_standing=rules.holds(them, spot) > 0,
             neighbours=bool(rules.occupied_neighbours(them, spot)),
+            neighbour_banners=bool(rules.neighbour_banners(them, spot)),
             customers=bool(them["customers"]), super_sale=super_sale)
 
     def aim_targets(self) -> list[str]:
@@ -63,19 +65,15 @@ class Flicking(DieMenBase):
             out += ["aim " + (x if x == "middle" else board.split_label(x)[1])
                     for x in self.aim_targets()]
             return out
-        marked: dict[str, int] = {}
-        for m in f["marks"]:
-            marked[m] = marked.get(m, 0) + 1
-        for seat in (e, player):
-            counts: dict[str, int] = {}
-            for spot in rules.items(self.side(seat)):
-                counts[spot] = counts.get(spot, 0) + 1
-            for spot, c in counts.items():
-                lab = board.label(seat, spot)
-                if c > marked.get(lab, 0):
-                    out.append(f"mark {spot if seat == e else lab}")
-        out += [f"result {v}" for v in range(1, 7)]
-        out += [f"result {v} off" for v in range(1, 7)]
+        # The report is one move: `result V hit=...` names everything that fell (any
+        # combination is accepted; listed here: nothing, and each single thing). `mark` still
+        # builds a report step by step for typed play and old records, but is not offered.
+        fallen = [spot if seat == e else board.label(seat, spot)
+                  for seat in (e, player) for spot in dict.fromkeys(rules.items(self.side(seat)))]
+        for v in range(1, 7):
+            out.append(f"result {v}")
+            out += [f"result {v} hit={x}" for x in fallen]
+            out.append(f"result {v} off")
         return out
 
     def _oops_moves(self) -> list[str]:
@@ -97,7 +95,7 @@ class Flicking(DieMenBase):
             if odds["self_knock"]:
                 draws.append(Draw("self-knock", ("yes", "no"),
                                   (odds["self_knock"], 100 - odds["self_knock"])))
-            where = "the middle" if f["target"] == "middle" else f["target"]
+            where = "the middle" if f["target"] == "middle" else self._spot(f["target"])
             return Chance(tuple(draws), f"the simulated flick at {where}")
         return Chance((faces(sim["choose"], sim["options"]),),
                       f"which {sim['choose']} the die knocks")
@@ -112,7 +110,12 @@ class Flicking(DieMenBase):
             f["sim"] = sim
             cands: list[str] = []
             e = 1 - self.active
-            if sim["outcome"] in ("pair", "neighbour"):
+            if sim["outcome"] == "pair":
+                # Rulings: "hit target and a neighbouring *banner*" (never a customer).
+                _, spot = board.split_label(f["target"])
+                cands = rules.neighbour_banners(self.side(e), spot)
+                sim["choose"] = "neighbour"
+            elif sim["outcome"] == "neighbour":
                 _, spot = board.split_label(f["target"])
                 cands = rules.occupied_neighbours(self.side(e), spot)
                 sim["choose"] = "neighbour"
@@ -156,7 +159,7 @@ class Flicking(DieMenBase):
         f = self._flick()
         mode = self.flick_mode()
         res = dict(res, called=f["called"])
-        out = rules.apply_flick(self.floor, p, res)
+        out = rules.apply_flick(self.floor, p, res, self.names)
         self.flick_count += 1
         if mode == "simulated":
             to = None if f["target"] == "middle" else f["target"]
@@ -173,24 +176,25 @@ class Flicking(DieMenBase):
         self.flicks = (self.flicks + [record])[-LAST_FLICKS_KEPT:]
         t["resolved"] += 1
         what = (f"{self._who(p)}'s flick {record['number']} of {record['of']}"
-                + (f" (Called Shot at {f['called']})" if f["called"] else "")
-                + (f" at {to}" if mode == "simulated" and to and not f["called"] else "")
+                + (f" (Called Shot at {self._spot(f['called'])})" if f["called"] else "")
+                + (f" at {self._spot(to)}" if mode == "simulated" and to and not f["called"]
+                   else "")
                 + f": rolled {res['value']}")
         if mode == "simulated":
             what += f", {OUTCOME_NAMES[res['outcome']]}"
         elif res["off"]:
             what += ", off the floor"
         fallen = res["fell"] if not res["off"] else []
-        what += ". " + (("Fell: " + ", ".join(fallen) + ". ") if fallen else "Nothing fell. ")
+        what += ". " + (("Fell: " + self._spots(fallen) + ". ") if fallen else "Nothing fell. ")
         if record["other"]:
-            what += "Knocked off the Stand: " + ", ".join(record["other"]) + ". "
+            what += "Knocked off the Stand: " + self._spots(record["other"]) + ". "
         if out["lines"]:
             what += "; ".join(out["lines"]) + ". "
         what += self._damage_text()
         events = [Event(what, "flick", data=record)]
         loser = rules.loser(self.floor, p)
         if loser is not None:
-            events.append(self.finish([1 - loser], self._loss_reason(loser)))
+            events.append(self.finish([1 - loser], self._loss_reason(loser), Ending.KNOCKOUT))
             return events
         if t["resolved"] >= t["declared"]:
             t["flick"] = None
@@ -206,8 +210,8 @@ class Flicking(DieMenBase):
             how = ("equal totals, so the flicker loses" if d[0] == d[1]
                    else "the higher total loses")
             return (f"both Die-Men reached 20 Property Damage ({d[0]} and {d[1]}): {how}; "
-                    f"player {loser + 1} is out of the competition")
-        return (f"player {loser + 1} reached {d[loser]} Property Damage and is out of the "
+                    f"{self.name(loser)} is out of the competition")
+        return (f"{self.name(loser)} reached {d[loser]} Property Damage and is out of the "
                 "competition")
 
     # moves --------------------------------------------------------------------------------------
@@ -215,7 +219,7 @@ class Flicking(DieMenBase):
         """Own standing banners named by spots (`F1`, `F1,S2`) or a count (`1`)."""
         me = self.side(p)
         text = ",".join(args)
-        if text.isdigit():
+        if notation.is_number(text):
             n = int(text)
             have = rules.banner_items(me)
             readings = sorted({tuple(sorted(c)) for c in combinations(have, n)})
@@ -231,7 +235,7 @@ class Flicking(DieMenBase):
         for side, spot in notation.spot_list(text):
             if side not in (None, p):
                 raise self._refuse(p, f"`{verb}` is for your own banners; "
-                                      f"{board.label(side, spot)} is your opponent's.")
+                                      f"{spot} there is {self.name(side)}'s.")
             if spot in board.CUSTOMER_SPOTS:
                 raise self._refuse(p, f"`{verb}` is for your own banners, not customers.")
             lab = board.label(p, spot)
@@ -255,14 +259,14 @@ class Flicking(DieMenBase):
         for lab in labels:
             rules.knock(self.floor, p, board.split_label(lab)[1])
         self.side(p)["damage"] += rules.OTHER_MEANS * len(labels)
-        events = [Event(f"{self._who(p)} knocked over their own {', '.join(labels)} by other "
-                        f"means: +{rules.OTHER_MEANS * len(labels)} to {board.SIDE_NAMES[p]}. "
+        events = [Event(f"{self._who(p)} knocked over {self._spots(labels)} by other "
+                        f"means: +{rules.OTHER_MEANS * len(labels)} to {self.name(p)}. "
                         + self._damage_text(), "oops",
                         data={"seat": p, "spots": labels,
                               "added": rules.OTHER_MEANS * len(labels)})]
         loser = rules.loser(self.floor, p)
         if loser is not None:
-            events.append(self.finish([1 - loser], self._loss_reason(loser)))
+            events.append(self.finish([1 - loser], self._loss_reason(loser), Ending.KNOCKOUT))
         return events
 
     def _do_mode(self, p: int, args: list[str]) -> list[Event]:
@@ -280,8 +284,9 @@ class Flicking(DieMenBase):
         f["proposed"] = True
         f["proposal"] = want
         self.phase = "switch"
-        return [Event(f"{self._who(p)} proposes to resolve this flick {want}: "
-                      f"{self._who(1 - p)}, `agree` or `refuse`.", "mode_proposal",
+        how = "by the referee's roll" if want == "simulated" else "with a real die"
+        return [Event(f"{self._who(p)} proposes to resolve this flick {how}: "
+                      f"{self._who(1 - p)} may agree or refuse.", "mode_proposal",
                       data={"seat": p, "mode": want})]
 
     def _do_agree(self, p: int, args: list[str]) -> list[Event]:
@@ -318,21 +323,24 @@ class Flicking(DieMenBase):
         self._phase_is(p, ("flick",), "A Called Shot")
         f = self._flick()
         if f["called"] is not None:
-            raise self._refuse(p, f"This flick is already a Called Shot at {f['called']}.")
+            raise self._refuse(p, "This flick is already a Called Shot at "
+                                  f"{self._spot(f['called'])}.")
         if f["marks"]:
             raise self._refuse(p, "Call your shot before the flick, not while reporting it.")
         lab = board.label(seat, spot)
         if seat == p or spot in board.CUSTOMER_SPOTS or rules.holds(self.side(seat), spot) == 0:
-            raise self._refuse(p, f"A Called Shot names a standing enemy banner; {lab} is not "
-                                  f"one ({self._side_summary(1 - p)}).")
+            raise self._refuse(p, f"A Called Shot names a standing banner of your rival's; "
+                                  f"{spot} on {self.name(seat)}'s side is not one "
+                                  f"({self._side_summary(1 - p)}).")
         f["called"] = lab
-        events = [Event(f"{self._who(p)} calls the shot: {lab}.", "called",
+        events = [Event(f"{self._who(p)} calls the shot: {self._spot(lab)}.", "called",
                         data={"seat": p, "spot": lab})]
         if self.flick_mode() == "simulated":
             f["target"] = lab
-            events[0] = Event(events[0].text + " Chances: " + odds_text(self.odds(lab, True))
-                              + ".", "called", data={"seat": p, "spot": lab,
-                                                     "odds": self.odds(lab, True)})
+            odds = self.odds(lab, True)
+            events[0] = Event(events[0].text + " Chances: "
+                              + "; ".join(odds_words(odds, spot)) + ".", "called",
+                              data={"seat": p, "spot": lab, "odds": odds})
         return events
 
     def _do_aim(self, p: int, args: list[str]) -> list[Event]:
@@ -350,14 +358,15 @@ class Flicking(DieMenBase):
             raise self._refuse(p, "`aim` is for simulated flicks; flick your real die and "
                                   "report it with " + notation.REPORT_FORM + ".")
         if lab not in self.aim_targets():
-            raise self._refuse(p, f"You cannot aim at {lab}: aim at an enemy banner spot "
+            raise self._refuse(p, f"You cannot aim at {self._spot(lab)}: aim at an enemy banner spot "
                                   "(F1-F3, B1-B3), their Stand while it carries Super Sale "
                                   "Banners, or `middle`.")
         f = self._flick()
         f["target"] = lab
         odds = self.odds(lab, False)
-        where = "the middle" if lab == "middle" else lab
-        return [Event(f"{self._who(p)} flicks at {where}. Chances: {odds_text(odds)}.", "aim",
+        where = "the middle" if lab == "middle" else self._spot(lab)
+        words = odds_words(odds, "the target" if lab == "middle" else board.split_label(lab)[1])
+        return [Event(f"{self._who(p)} flicks at {where}. Chances: {'; '.join(words)}.", "aim",
                       data={"seat": p, "target": lab, "odds": odds})]
 
     def _check_fallen(self, p: int, pairs: list[tuple[int | None, str]],
@@ -370,10 +379,12 @@ class Flicking(DieMenBase):
             have = rules.holds(self.side(seat), spot)
             used = labels.count(lab) + already.count(lab)
             if have == 0:
-                raise self._refuse(p, f"Nothing stands on {lab} to fall "
+                raise self._refuse(p, f"Nothing stands on {spot} of {self.name(seat)}'s side "
+                                      "to fall "
                                       f"({self._side_summary(seat)}).")
             if used >= have:
-                raise self._refuse(p, f"{lab} is named more often than things stand there.")
+                raise self._refuse(p, f"{spot} of {self.name(seat)}'s side is named more often "
+                                      "than things stand there.")
             labels.append(lab)
         return labels
 
@@ -387,7 +398,7 @@ class Flicking(DieMenBase):
             raise self._refuse(p, "Marking what fell is for physical flicks.")
         f = self._flick()
         f["marks"] += self._check_fallen(p, pairs, f["marks"])
-        return [Event(f"Marked as fallen: {', '.join(f['marks'])}.", "marks", to=(p,),
+        return [Event(f"Marked as fallen: {self._spots(f['marks'])}.", "marks", to=(p,),
                       data={"marks": list(f["marks"])})]
 
     def _do_result(self, p: int, args: list[str]) -> list[Event]:
@@ -415,15 +426,15 @@ class Flicking(DieMenBase):
         report = {"value": rep["value"], "off": rep["off"], "fell": fell}
         desc = (f"{self._who(p)} reports flick {t['resolved'] + 1} of {t['declared']}: rolled "
                 f"{rep['value']}" + (", off the floor" if rep["off"] else
-                                     (", fell: " + ", ".join(fell) if fell else ", nothing fell"))
-                + (f" (Called Shot at {f['called']})" if f["called"] else "") + ".")
+                                     (", fell: " + self._spots(fell) if fell else ", nothing fell"))
+                + (f" (Called Shot at {self._spot(f['called'])})" if f["called"] else "") + ".")
         if f["disputed"]:
             return [Event(desc + " (The reflick cannot be disputed.)", "report",
                           data=dict(report))] + self._resolve(report)
         f["report"] = report
         self.phase = "review"
-        return [Event(desc + f" {self._who(1 - p)}: `accept` or `dispute` within "
-                      f"{RESPONSE_SECONDS} s.", "report", data=dict(report))]
+        return [Event(desc + f" {self._who(1 - p)} may accept it or dispute it within "
+                      f"{RESPONSE_SECONDS} seconds.", "report", data=dict(report))]
 
     def _count_customers(self, p: int, n: int, named: list[str]) -> list[str]:
         cands = [board.label(s, c) for s in (1 - p, p) for c in board.CUSTOMER_SPOTS

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import CHANCE, Chance, Event, InvalidMoveError, Option, faces
-from . import board, notation, rules, view as view_mod
+from ..core import CHANCE, Chance, Ending, Event, InvalidMoveError, MoveText, Option, faces
+from . import board, describe as describe_mod, notation, rules, view as view_mod
 from .base import MODES, RESPONSE_SECONDS, ROUND_LIMIT, SETUP_TIMEOUT, new_flick
 from .flicking import Flicking
 from .reposition import Reposition
@@ -156,9 +156,9 @@ class DieMen(Flicking, Reposition):
                                               for s in self.setup_choice[seat]]
             self.phase = "first"
             events.append(Event(
-                "Banners revealed: P1 " + " ".join(self.setup_choice[0]) + "; P2 "
-                + " ".join(self.setup_choice[1]) + ". Now the Stand Cry vote picks who goes "
-                "first.", "setup_revealed",
+                f"Banners revealed: {self.name(0)} " + " ".join(self.setup_choice[0]) + "; "
+                f"{self.name(1)} " + " ".join(self.setup_choice[1]) + ". Now the Stand Cry "
+                "vote picks who goes first.", "setup_revealed",
                 data={"banners": [list(c) for c in self.setup_choice]}))
             self.setup_choice = [[], []]  # revealed: nothing secret remains
         return events
@@ -180,10 +180,12 @@ class DieMen(Flicking, Reposition):
             d = [s["damage"] for s in self.floor["sides"]]
             if d[0] == d[1]:
                 return [self.finish([], f"the convention closed after {ROUND_LIMIT} rounds "
-                                        f"with equal Property Damage ({d[0]})")]
+                                        f"with equal Property Damage ({d[0]})",
+                                    Ending.ROUND_LIMIT)]
             w = 0 if d[0] < d[1] else 1
             return [self.finish([w], f"the convention closed after {ROUND_LIMIT} rounds; "
-                                     f"less Property Damage ({d[w]} vs {d[1 - w]})")]
+                                     f"{self.name(w)} has less Property Damage ({d[w]} vs "
+                                     f"{d[1 - w]})", Ending.ROUND_LIMIT)]
         self.turn += 1
         self.active = seat
         me = self.side(seat)
@@ -229,11 +231,10 @@ class DieMen(Flicking, Reposition):
                       data={"seat": p, "from": old, "to": spot})]
 
     def _do_flick(self, p: int, args: list[str]) -> list[Event]:
-        form = "`flick 0`, `flick 1`, `flick 2` or `flick 3 bonus`"
-        if not args or not args[0].isdigit() or len(args) > 2 or (
-                len(args) == 2 and args[1].lower() != "bonus"):
-            raise InvalidMoveError(f"Declare your flicks: {form}.")
-        n = int(args[0])
+        """Declare the turn's flicks; with `aim=`/`called=` also the first flick's shot, in the
+        same move (a declaration never stands without the shot it was made with)."""
+        decl = notation.declare(args)
+        n = decl["count"]
         if self.phase != "move":
             if self.t and self.t["declared"] is not None:
                 raise self._refuse(
@@ -241,8 +242,6 @@ class DieMen(Flicking, Reposition):
             self._phase_is(p, ("move",), "Declaring flicks")
         if n > 3:
             raise self._refuse(p, f"You cannot flick {n} dice: 2 at most, or 3 as a Bonus Flick.")
-        if len(args) == 2 and n != 3:
-            raise InvalidMoveError(f"A Bonus Flick is 3 dice: {form}.")
         if n == 3:
             if self.turn == 1:
                 raise self._refuse(p, "No Bonus Flick on the game's very first turn.")
@@ -255,12 +254,23 @@ class DieMen(Flicking, Reposition):
         text = (f"{self._who(p)} declares {n} flick(s)" + (" (Bonus Flick)" if n == 3 else "")
                 + ".")
         if n == 0:
+            if decl["aim"] or decl["called"]:
+                raise self._refuse(p, "You declared no flicks, so there is nothing to aim or "
+                                      "call.")
             self.phase = "reposition"
             text += " No flicks this turn: on to Reposition."
         else:
             t["flick"] = new_flick()
             self.phase = "flick"
-        return [Event(text, "declare", data={"seat": p, "flicks": n, "bonus": n == 3})]
+        events = [Event(text, "declare", data={"seat": p, "flicks": n, "bonus": n == 3})]
+        if decl["called"]:
+            events += self._do_called(p, [decl["called"]])
+        elif decl["aim"]:
+            if self.flick_mode() != "simulated":
+                raise self._refuse(p, "A real die goes where you flick it: `aim=` is only for "
+                                      "simulated flicks (a Called Shot is `called=`).")
+            events += self._do_aim(p, [decl["aim"]])
+        return events
 
     # --- timers -----------------------------------------------------------------------------------
     def timeout_move(self, player: int) -> str | None:
@@ -298,6 +308,9 @@ class DieMen(Flicking, Reposition):
     # --- views ------------------------------------------------------------------------------------
     def _phase(self) -> str:
         return self.phase
+
+    def _describe(self, move: str, seat: int) -> MoveText:
+        return describe_mod.describe(self, move, seat)
 
     def view(self, player: int | None) -> dict[str, Any]:
         return view_mod.build(self, player)

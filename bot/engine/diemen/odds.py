@@ -15,7 +15,7 @@ OUTCOMES = ("clean", "pair", "neighbour", "customer", "miss", "off")
 
 OUTCOME_NAMES = {
     "clean": "clean hit",
-    "pair": "target + neighbour",
+    "pair": "target + neighbouring banner",
     "neighbour": "neighbour only",
     "customer": "knocks a customer",
     "miss": "miss on the floor",
@@ -50,7 +50,8 @@ def band_of(distance: float) -> dict[str, Any]:
 
 def flick_odds(distance: float | None, *, called: bool = False, target_standing: bool = True,
                neighbours: bool = True, customers: bool = True,
-               super_sale: bool = False) -> dict[str, Any]:
+               super_sale: bool = False, neighbour_banners: bool | None = None
+               ) -> dict[str, Any]:
     """The chances of one simulated flick, in points per 100 (they sum to 100).
 
     distance: floor units from the flicker's Stand to the target spot; None = "flick at the
@@ -63,6 +64,10 @@ def flick_odds(distance: float | None, *, called: bool = False, target_standing:
       neighbour" is a clean hit.
     customers: the target side has a customer; else "customer" is a miss.
     super_sale: the flicker's Stand carries standing Super Sale Banners (the 12 % self-knock).
+    neighbour_banners: some neighbouring spot holds a standing *banner* (on the floor, or Super
+      Sale Banners on the Stand); None = same as `neighbours`. The rulings' outcome is "hit
+      target and a neighbouring banner": a customer next to the target is not that neighbour,
+      so without a neighbouring banner "target + neighbour" is a clean hit (our ruling).
 
     Returns {"band", "distance", "called", "outcomes": {outcome: points}, "self_knock": points}.
     """
@@ -80,14 +85,20 @@ def flick_odds(distance: float | None, *, called: bool = False, target_standing:
         # A Called Shot is aimed more carefully: the called column moves from miss to clean.
         pts["clean"] += row["called"]
         pts["miss"] -= row["called"]
+    if neighbour_banners is None:
+        neighbour_banners = neighbours
     if not target_standing:
+        # Nothing on the target: "target + neighbour" can only knock the neighbour.
         pts["neighbour"] += pts["pair"]
         pts["miss"] += pts["clean"]
         pts["pair"] = pts["clean"] = 0
+    elif not neighbour_banners:
+        # No banner beside the target: the pair is the target alone.
+        pts["clean"] += pts["pair"]
+        pts["pair"] = 0
     if not neighbours:
-        pts["clean"] += pts["pair"] if target_standing else 0
-        pts["miss"] += pts["neighbour"] + (0 if target_standing else pts["pair"])
-        pts["pair"] = pts["neighbour"] = 0
+        pts["miss"] += pts["neighbour"]
+        pts["neighbour"] = 0
     if not customers:
         pts["miss"] += pts["customer"]
         pts["customer"] = 0
@@ -103,3 +114,38 @@ def odds_text(odds: dict[str, Any]) -> str:
     head = ("at the middle" if odds["band"] is None
             else f"band {odds['band']} ({odds['distance']} units)")
     return head + ": " + ", ".join(parts)
+
+
+def knock_chance(odds: dict[str, Any]) -> int:
+    """Points per 100 that the flick knocks something of the rival's over (a hit, a neighbour
+    or a customer)."""
+    o = odds["outcomes"]
+    return o["clean"] + o["pair"] + o["neighbour"] + o["customer"]
+
+
+def target_chance(odds: dict[str, Any]) -> int:
+    """Points per 100 that the target itself falls (clean hit or target + neighbour)."""
+    o = odds["outcomes"]
+    return o["clean"] + o["pair"]
+
+
+def odds_words(odds: dict[str, Any], target: str = "the target") -> list[str]:
+    """The chances in a player's words, one short sentence each, most likely first:
+    "33% chance to knock F2 alone", "11% chance to knock a neighbouring banner instead"."""
+    o = odds["outcomes"]
+    words = {
+        "clean": f"to knock {target} alone",
+        "pair": f"to knock {target} and a neighbouring banner",
+        "neighbour": f"to miss {target} but knock something next to it",
+        "customer": "to knock a customer (the roll counts against you)",
+        "miss": "to land on the floor and knock nothing",
+        "off": "to fly off the floor (counts for nothing)",
+    }
+    if odds["band"] is None:
+        out = ["Nothing of your rival's can fall: the middle is a safe throw"]
+    else:
+        out = [f"{o[k]}% chance {words[k]}" for k in OUTCOMES if o[k]]
+    if odds["self_knock"]:
+        out.append(f"and {odds['self_knock']}% chance to knock a Super Sale Banner off your own "
+                   "Stand (+6 to you)")
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Event, InvalidMoveError
-from . import board, rules
+from . import board, notation, rules
 from .base import DieMenBase
 
 
@@ -126,7 +126,7 @@ class Reposition(DieMenBase):
         if len(args) != 1:
             raise InvalidMoveError(f"Write {form}.")
         self._phase_is(p, ("reposition",), "Putting up Super Sale Banners")
-        if args[0].isdigit():
+        if notation.is_number(args[0]):
             n = int(args[0])
             if not 1 <= n <= rules.MAX_SUPER_SALE:
                 raise self._refuse(p, "A Stand holds at most 2 Super Sale Banners.")
@@ -159,8 +159,8 @@ class Reposition(DieMenBase):
                 t["attract"] = attract
                 self.phase = "customers"
                 events.append(Event(
-                    f"The Super Sale draws {attract} customer(s): {self._who(p)}, place them "
-                    "with `customer C1` (or `end` to let them go).", "customers_attracted",
+                    f"The Super Sale draws {attract} customer(s): {self._who(p)} places them "
+                    "on their customer spots (or lets them go).", "customers_attracted",
                     data={"seat": p, "count": attract}))
                 return events
         return events + self._end_turn()
@@ -180,7 +180,7 @@ class Reposition(DieMenBase):
         me["customers"].sort()
         self.floor["supply"] -= 1
         self.t["attract"] -= 1
-        events = [Event(f"A customer arrives at {board.label(p, spot)}.", "customer",
+        events = [Event(f"A customer arrives at {self.name(p)}'s {spot}.", "customer",
                         data={"seat": p, "spot": spot})]
         if self.t["attract"] <= 0:
             events += self._end_turn()

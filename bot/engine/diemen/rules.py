@@ -13,7 +13,7 @@ the flicker's physical report or from the simulated flick's chance draws (ruling
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from . import board
 
@@ -81,14 +81,23 @@ def occupied_neighbours(side: dict[str, Any], spot: str) -> list[str]:
     return [n for n in board.neighbours(spot) if holds(side, n)]
 
 
-def describe(lab: str) -> str:
-    """A label in words: `P2:S2` -> "the Super Sale Banner on P2:S2"."""
-    spot = lab.split(":")[1]
+def neighbour_banners(side: dict[str, Any], spot: str) -> list[str]:
+    """Neighbouring spots holding a standing banner (a floor banner, or the Stand's standing
+    Super Sale Banners): the "neighbouring banner" of the outcome "target + neighbour"."""
+    return [n for n in board.neighbours(spot)
+            if n not in board.CUSTOMER_SPOTS and holds(side, n)]
+
+
+def describe(lab: str, names: Sequence[str] = board.SIDE_NAMES) -> str:
+    """A label in words, the side by its player's name: `P2:S2` -> "a Super Sale Banner on
+    Bea's Stand (S2)", `P2:F2` -> "Bea's banner on F2"."""
+    seat, spot = board.split_label(lab)
+    who = names[seat]
     if spot in board.STAND_SPOTS:
-        return f"a Super Sale Banner on {lab}"
+        return f"a Super Sale Banner on {who}'s Stand ({spot})"
     if spot in board.CUSTOMER_SPOTS:
-        return f"the customer at {lab}"
-    return lab
+        return f"{who}'s customer on {spot}"
+    return f"{who}'s banner on {spot}"
 
 
 # --- changes ------------------------------------------------------------------------------------
@@ -109,7 +118,8 @@ def knock(floor: dict[str, Any], side_no: int, spot: str) -> str:
     raise ValueError(f"nothing stands on {board.label(side_no, spot)}")
 
 
-def apply_flick(floor: dict[str, Any], flicker: int, result: dict[str, Any]) -> dict[str, Any]:
+def apply_flick(floor: dict[str, Any], flicker: int, result: dict[str, Any],
+                names: Sequence[str] = board.SIDE_NAMES) -> dict[str, Any]:
     """Apply one resolved flick (rulings, "Damage"); returns {"added": [d1, d2], "lines": [...]}.
 
     result: {"value": R (1-6), "off": bool, "called": "P2:F2" | None,
@@ -121,7 +131,6 @@ def apply_flick(floor: dict[str, Any], flicker: int, result: dict[str, Any]) -> 
     added = [0, 0]
     lines: list[str] = []
     called = result.get("called")
-    names = board.SIDE_NAMES
 
     def blame(seat: int, amount: int, why: str) -> None:
         added[seat] += amount
@@ -132,29 +141,30 @@ def apply_flick(floor: dict[str, Any], flicker: int, result: dict[str, Any]) -> 
     for lab in result.get("other", []):
         side_no, spot = board.split_label(lab)
         knock(floor, side_no, spot)
-        blame(side_no, OTHER_MEANS, f"{describe(lab)} knocked off by other means")
+        blame(side_no, OTHER_MEANS, f"{describe(lab, names)} knocked off by other means")
     if result.get("off"):
         # Off the floor counts for nothing; anything it knocked is stood back up.
         if called:
-            blame(flicker, r, f"missed Called Shot at {called} (off the floor, rolled {r})")
+            blame(flicker, r, f"missed Called Shot at {describe(called, names)} (off the floor, "
+                              f"rolled {r})")
         return {"added": added, "lines": lines}
     called_hit = False
     for lab in result.get("fell", []):
         side_no, spot = board.split_label(lab)
         what = knock(floor, side_no, spot)
         if what == "customer":
-            blame(flicker, r, f"{describe(lab)} knocked over (rolled {r})")
+            blame(flicker, r, f"{describe(lab, names)} knocked over (rolled {r})")
         elif side_no != flicker:
             if lab == called and not called_hit:
                 called_hit = True
-                blame(side_no, 2 * r, f"Called Shot hits {describe(lab)} (2 x {r})")
+                blame(side_no, 2 * r, f"Called Shot hits {describe(lab, names)} (2 x {r})")
             else:
-                blame(side_no, r, f"{describe(lab)} knocked down (rolled {r})")
+                blame(side_no, r, f"{describe(lab, names)} knocked down (rolled {r})")
         else:
-            blame(flicker, r, f"{describe(lab)}, the flicker's own, knocked down by the die "
-                                 f"(rolled {r})")
+            blame(flicker, r, f"{describe(lab, names)}, the flicker's own, knocked down by the "
+                              f"die (rolled {r})")
     if called and not called_hit:
-        blame(flicker, r, f"missed Called Shot at {called} (rolled {r})")
+        blame(flicker, r, f"missed Called Shot at {describe(called, names)} (rolled {r})")
     return {"added": added, "lines": lines}
 
 

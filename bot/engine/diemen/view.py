@@ -12,7 +12,9 @@ set-up not yet revealed, which appears only in its owner's `my_setup`):
   (seat whose turn it is, or None), `waiting_for`: seats (or "chance") who must act now.
 - `setup_done`: [bool, bool]; `my_setup`: the viewer's own chosen spots while set-up is secret
   (None for others and for the public).
-- `sides`: two dicts, index = seat: `seat`, `name` ("P1"/"P2"), `damage` (Property Damage),
+- `names`: the players' names by seat.
+- `sides`: two dicts, index = seat: `seat`, `name` (the player's name), `code` ("P1"/"P2", the
+  notation's side prefix), `damage` (Property Damage),
   `stand` (its stand spot "S1".."S3"), `spots`: {"F1".."B3": "up" | "down" | None} (a spot
   shows "down" when a knocked banner lies there and none stands), `banners`: the 4 banners as
   [{"at": spot or the Stand's spot, "up": bool, "super_sale": bool}] (empty until revealed),
@@ -29,6 +31,9 @@ set-up not yet revealed, which appears only in its owner's `my_setup`):
   draw is due).
 - `odds` (simulated flick waiting for its aim, else None): {"aim": {target: odds},
   "called": {target: odds}} with each odds from `odds.flick_odds` (points per 100).
+- `shots` (the flicker's own view while `odds` is shown, else None): the aim and Called Shot
+  choices in words (`shots()`); `report_items` (the flicker's own view of a physical flick,
+  else None): what can fall, for the report form (`report_items()`).
 - `last_flicks`: the latest resolved flicks, oldest first, for arrows: {"n", "turn", "by",
   "mode", "number", "of", "from" ("P1:S2"), "to" (aimed/called label or None), "called",
   "value", "off", "outcome" (simulated only), "fell" (labels), "other" (own banners knocked
@@ -48,6 +53,49 @@ if TYPE_CHECKING:
     from .game import DieMen
 
 
+def shots(game: "DieMen", player: int) -> list[dict[str, Any]]:
+    """The simulated flick's choices for its flicker, in words (computed by the rules code):
+    {"move", "label", "effect", "called", "target" (label or "middle"), "target_chance" (% that
+    the target falls), "knock_chance" (% that anything of the rival's falls), "odds"}."""
+    from .odds import knock_chance, target_chance
+    out = []
+    for move in game.legal(player):
+        verb, _, arg = move.partition(" ")
+        if verb not in ("aim", "called"):
+            continue
+        lab = "middle" if arg == "middle" else board.label(1 - player, arg)
+        odds = game.odds(lab, verb == "called")
+        said = game.describe(move, player)
+        out.append({"move": move, "label": said.label, "effect": said.effect,
+                    "called": verb == "called", "target": lab,
+                    "target_chance": target_chance(odds), "knock_chance": knock_chance(odds),
+                    "odds": odds})
+    return out
+
+
+def report_items(game: "DieMen", player: int) -> list[dict[str, Any]]:
+    """What can fall in a physical flick, for the report form: {"token" (as written in
+    `hit=`), "words", "whose" ("rival"/"own"), "key" (unique: a Stand with two Super Sale
+    Banners is listed twice)}. Knocking your own things or a customer costs you the roll."""
+    out = []
+    e = 1 - player
+    for seat in (e, player):
+        seen: dict[str, int] = {}
+        for spot in rules.items(game.side(seat)):
+            token = spot if seat == e else board.label(seat, spot)
+            seen[token] = seen.get(token, 0) + 1
+            whose = "your" if seat == player else f"{game.name(seat)}'s"
+            if spot in board.STAND_SPOTS:
+                what = f"{whose} Super Sale Banner (Stand {spot})"
+            elif spot in board.CUSTOMER_SPOTS:
+                what = f"{whose} customer on {spot}"
+            else:
+                what = f"{whose} banner on {spot}"
+            out.append({"token": token, "words": what, "whose": "own" if seat == player
+                        else "rival", "key": f"{token}#{seen[token]}"})
+    return out
+
+
 def build(game: "DieMen", player: int | None) -> dict[str, Any]:
     sides = []
     for seat in (0, 1):
@@ -60,7 +108,8 @@ def build(game: "DieMen", player: int | None) -> dict[str, Any]:
                     "super_sale": b["at"] == "stand"} for b in s["banners"]]
         ssb_up = rules.super_sale_up(s)
         ssb_down = sum(1 for b in s["banners"] if b["at"] == "stand" and not b["up"])
-        sides.append({"seat": seat, "name": board.SIDE_NAMES[seat], "damage": s["damage"],
+        sides.append({"seat": seat, "name": game.name(seat), "code": board.SIDE_NAMES[seat],
+                      "damage": s["damage"],
                       "stand": s["stand"], "spots": spots, "banners": banners,
                       "super_sale": {"up": ssb_up, "down": ssb_down},
                       "customers": sorted(s["customers"]),
@@ -93,6 +142,10 @@ def build(game: "DieMen", player: int | None) -> dict[str, Any]:
                         "called": ({x: game.odds(x, True) for x in game.call_targets()}
                                    if f["called"] is None else {})}
     actors = game.actors()
+    fallen = None
+    if (player is not None and game.phase == "flick" and player == game.active
+            and game.flick_mode() == "physical"):
+        fallen = report_items(game, player)
     return {
         "kind": game.KIND, "title": game.TITLE,
         "mode": game.options["mode"],
@@ -106,7 +159,10 @@ def build(game: "DieMen", player: int | None) -> dict[str, Any]:
                      if secret and player is not None and game.setup_choice[player] is not None
                      else None),
         "sides": sides, "supply": game.floor["supply"],
+        "names": list(game.names),
         "turn_info": turn_info, "flick": flick, "odds": odds,
+        "shots": shots(game, player) if odds is not None and player == game.active else None,
+        "report_items": fallen,
         "last_flicks": [dict(r) for r in game.flicks],
         "result": game.result,
     }
@@ -118,8 +174,7 @@ _MARK = {"up": "up", "down": "DOWN", None: "--"}
 def _side_lines(v: dict[str, Any], seat: int) -> list[str]:
     s = v["sides"][seat]
     ss = s["super_sale"]
-    head = (f"{s['name']} (player {seat + 1}): Property Damage {s['damage']}; Stand at "
-            f"{s['stand']}")
+    head = f"{s['name']}: Property Damage {s['damage']}; Stand at {s['stand']}"
     if ss["up"] or ss["down"]:
         head += f" with {ss['up']} Super Sale Banner(s) up" + (
             f", {ss['down']} knocked off" if ss["down"] else "")
@@ -136,6 +191,18 @@ def _side_lines(v: dict[str, Any], seat: int) -> list[str]:
     return [head, back, front]
 
 
+def _spot_words(v: dict[str, Any], lab: str) -> str:
+    """`P2:F2` -> "Bea's F2" (the side by its player's name)."""
+    if lab == "middle":
+        return "the middle"
+    seat, spot = board.split_label(lab)
+    return f"{v['sides'][seat]['name']}'s {spot}"
+
+
+def _all_words(v: dict[str, Any], labs: list[str]) -> str:
+    return ", ".join(_spot_words(v, x) for x in labs)
+
+
 def render_text(v: dict[str, Any]) -> str:
     lines = [f"{v['title']} ({v['mode']}) - turn {v['turn']}, round {v['round']} of "
              f"{v['round_limit']}, phase {v['phase']}"]
@@ -147,37 +214,41 @@ def render_text(v: dict[str, Any]) -> str:
         decl = ("not declared" if ti["declared"] is None else
                 f"{ti['resolved']} of {ti['declared']} flicks done"
                 + (" (Bonus Flick)" if ti["bonus"] else ""))
-        lines.append(f"Player {v['active'] + 1} to play: {decl}; next flick "
+        lines.append(f"{v['sides'][v['active']]['name']} to play: {decl}; next flick "
                      f"{v['flick_mode']}.")
     f = v["flick"]
     if f:
         if f["called"]:
-            lines.append(f"Called Shot: {f['called']}.")
+            lines.append(f"Called Shot: {_spot_words(v, f['called'])}.")
         if f["report"]:
             r = f["report"]
             lines.append(f"Report under review: rolled {r['value']}, "
                          + ("off the floor" if r["off"] else
-                            ("fell " + ", ".join(r["fell"]) if r["fell"] else "nothing fell"))
+                            ("fell " + _all_words(v, r["fell"]) if r["fell"]
+                             else "nothing fell"))
                          + ".")
         if f["proposal"]:
             lines.append(f"Proposed: this flick {f['proposal']}.")
     if v["last_flicks"]:
         r = v["last_flicks"][-1]
-        lines.append(f"Last flick: {r['from']} -> {r['to'] or 'no target'}, rolled "
+        by = v["sides"][r["by"]]["name"]
+        lines.append(f"Last flick, by {by}: at "
+                     f"{_spot_words(v, r['to']) if r['to'] else 'no target'}, rolled "
                      f"{r['value']}: " + ("off the floor" if r["off"] else
-                                          (", ".join(r["fell"]) + " fell" if r["fell"]
+                                          (_all_words(v, r["fell"]) + " fell" if r["fell"]
                                            else "nothing fell"))
-                     + (f"; {', '.join(r['other'])} knocked off the Stand" if r["other"] else "")
+                     + (f"; {_all_words(v, r['other'])} knocked off the Stand"
+                        if r["other"] else "")
                      + ".")
     if v["my_setup"]:
         lines.append("Your banners (secret until both have set up): "
                      + " ".join(v["my_setup"]) + ".")
     if v["phase"] == "setup":
         lines.append("Setting up banners in secret: "
-                     + ", ".join(f"P{i + 1} {'done' if d else 'choosing'}"
+                     + ", ".join(f"{v['sides'][i]['name']} {'done' if d else 'choosing'}"
                                  for i, d in enumerate(v["setup_done"])) + ".")
     if v["result"]:
         w = v["result"]["winners"]
-        lines.append(("Draw" if not w else f"Winner: player {w[0] + 1}")
+        lines.append(("Draw" if not w else f"Winner: {v['sides'][w[0]]['name']}")
                      + f" ({v['result']['reason']}).")
     return "\n".join(lines)
