@@ -9,6 +9,29 @@ from bot.engine.core import CHANCE
 from bot.engine.deathbydice import DeathByDice
 
 KIND = "deathbydice"
+# Every table the game seats: duels and free-for-alls of 2-6, Bosses & Minions of 2-4.
+TABLES = [(n, {}) for n in range(2, 7)] + [(n, {"mode": "boss"}) for n in range(2, 5)]
+
+
+def rates_by_table(games: int = 12) -> dict[str, float]:
+    """Median random legal moves per second at each table (one warm-up game first: the
+    first game of a process pays for imports)."""
+    selfplay_rates(KIND, 1)
+    out = {}
+    for players, options in TABLES:
+        rates, _, _ = selfplay_rates(KIND, games, options, players)
+        name = f"{players}p" + ("_boss" if options else "")
+        out[name] = statistics.median(rates)
+    return out
+
+
+def keyed() -> dict[str, float]:
+    """`engine.deathbydice.moves_per_s`: the lowest over every table (issue #14's goal is
+    5,000 or more), and each table's own figure."""
+    rates = rates_by_table()
+    out = {f"engine.{KIND}.moves_per_s": round(min(rates.values()))}
+    out.update({f"engine.{KIND}.moves_per_s_{name}": round(r) for name, r in rates.items()})
+    return out
 
 
 def bench(games: int = 30) -> dict[str, float]:
@@ -35,5 +58,5 @@ def bench(games: int = 30) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    for k, v in bench().items():
+    for k, v in {**bench(), **keyed()}.items():
         print(f"{k}: {v:.1f}")

@@ -89,14 +89,23 @@ def complex_sets(f: Fighter) -> list[tuple[str, ...]]:
 def can_attack(f: Fighter, opponents: Iterable[Fighter]) -> bool:
     """Rulings, "End of combat": an Ability Attack needs an opponent's die of the same
     ability; a Boosted one needs an adjacent assist; a Complex one two Linked dice."""
-    mine = standing(f)
-    if not mine:
+    return can_attack_sets(f, set(standing(f)), [set(standing(o)) for o in opponents])
+
+
+def can_attack_sets(f: Fighter, mine: set[str], theirs: list[set[str]]) -> bool:
+    """`can_attack` with the standing dice already gathered (the victory check after every
+    attack asks it of every character, so it shares one gathering between them)."""
+    if not mine or not any(theirs):
         return False
-    theirs = [set(standing(o)) for o in opponents]
-    if not any(theirs):
-        return False
-    if boosted_pairs(f) or complex_sets(f):
-        return True
+    colours: set[str] = set()
+    for a in mine:
+        if any(b in mine for b in adjacent(a)):
+            return True                        # a Boosted Ability Attack: any target
+        c = f["colours"][a]
+        if c != UNLINKED:
+            if c in colours:
+                return True                    # a Complex Attack: any target
+            colours.add(c)
     return any(a in t for a in mine for t in theirs)
 
 

@@ -23,6 +23,7 @@ combat, match"); step 9 passes the turn in set-up order (Bosses & Minions: sides
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..core import (CHANCE, AmbiguousMoveError, Chance, Draw, Ending, Event, Game,
@@ -39,6 +40,12 @@ from .view import board_text, build_view
 
 PLAYER_STAGES = ("setup", "declare", "defend", "loaded", "thick_skull", "discard", "rampage")
 CHANCE_STAGES = ("setup_roll", "attack_roll", "loaded_roll", "skull_roll", "assist_roll")
+
+@lru_cache(maxsize=1024)
+def _draw(size: int, label: str) -> Draw:
+    """A die roll's Draw (frozen, so one per size and label serves every game)."""
+    return die(size, label)
+
 
 ROSTER_TEXT = "The roster: " + ", ".join(ROSTER_NAMES) + "."
 
@@ -253,7 +260,7 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
 
     def _chance(self) -> Chance:
         if self.stage == "setup_roll":
-            draws = [die(f["dice"][a], f"{f['id']} d{f['dice'][a]}")
+            draws = [_draw(f["dice"][a], f"{f['id']} d{f['dice'][a]}")
                      for f in self.fighters for a in B.boxes(f)]
             return Chance(tuple(draws), "the secret set-up rolls")
         a = self.attack
@@ -270,7 +277,7 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
 
     def _die(self, fi: int, ability: str) -> Draw:
         size = self.fighters[fi]["dice"][ability]
-        return die(size, f"{self.fid(fi)}:{ability} d{size}")
+        return _draw(size, f"{self.fid(fi)}:{ability} d{size}")
 
     # --- legal moves --------------------------------------------------------------------------
     def _legal(self, player: int) -> list[str]:
@@ -379,7 +386,9 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
             if not minions_can:
                 return 0, "no Minion can attack"
             return None
-        unable = [fi for fi in range(len(self.fighters)) if not self.can_attack(fi)]
+        stand = [set(B.standing(f)) for f in self.fighters]
+        unable = [fi for fi, f in enumerate(self.fighters)
+                  if not B.can_attack_sets(f, stand[fi], [stand[o] for o in self.opponents(fi)])]
         if unable:
             who = ", ".join(self.label(fi) for fi in unable)
             return self.by_totals(f"{who} cannot attack")
