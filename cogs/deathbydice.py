@@ -20,6 +20,7 @@ Flow:
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -95,6 +96,19 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
 
     async def roster_picture(self):
         return await self.draw(render_roster, DeathByDice.roster())
+
+    def view_signature(self, game: Game, seat: int | None) -> str:
+        """What a seat's panel (text and picture) shows: only that seat's own characters and
+        set-up, so another player's confirmation never re-draws it or clears a half-made
+        choice. The public board keeps the whole view's signature."""
+        if seat is None:
+            return GameCog.view_signature(game, None)
+        v = game.view(seat)
+        own = set(v["you"]["fighters"])
+        mine = {"you": v["you"], "fighters": [f for f in v["fighters"] if f["id"] in own],
+                "combat": v["combat"], "stage": v["stage"], "turn": v["turn"],
+                "result": v["result"]}
+        return hashlib.sha1(json.dumps(mine, sort_keys=True).encode()).hexdigest()[:16]
 
     def turn_items(self, row: GameRow, game: Game, seat: int) -> list[discord.ui.Item]:
         return self.choice_items(row, game, seat, row.version)

@@ -629,3 +629,23 @@ async def test_typed_superscript_digit_is_a_clean_refusal(fake, world):
         assert "0-9" in answer.content or "too large" in answer.content
     _, game = await game_of(fake, row)
     assert game.view(None)["stage"] == "setup" and 0 in game.actors()
+
+
+async def test_a_half_made_setup_choice_survives_the_others_confirmation(fake, world):
+    """Issue #12: another player's move never re-draws my panel or clears my choice. Alice
+    previews an arrangement; Bob confirms his set-up; Alice's panel is untouched."""
+    row = await start(fake, world, character="The Accountant", opponent_character="Mayhem",
+                      best_of=1)
+    panel = panel_of(fake, world.alice, row)
+    select = next(c for c in panel.custom_ids if tagged(c, "su"))
+    options = next(c for c in panel.components() if c.get("custom_id") == select)["options"]
+    await fake.invoke(fake.select(panel, select, [options[-1]["value"]], user=world.alice))
+    chosen = fake.messages[panel.id].content
+    assert "press Confirm" in chosen
+    edited = fake.messages[panel.id].payload["edited_timestamp"]
+    await confirm_setup(fake, world.bob, row)
+    _, game = await game_of(fake, row)
+    assert game.actors() == [0]                     # Alice is still choosing
+    assert fake.messages[panel.id].content == chosen
+    assert fake.messages[panel.id].payload["edited_timestamp"] == edited
+    assert panel_of(fake, world.alice, row).id == panel.id   # no new DM either
