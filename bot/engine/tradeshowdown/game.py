@@ -10,6 +10,7 @@ the round limit.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..core import (CHANCE, Actor, Chance, Ending, Event, Game, IllegalMoveError,
@@ -28,6 +29,22 @@ SPECIAL_TITLES = {"number-cruncher": "Number Cruncher", "snapping-pencil": "Snap
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("sh") else "s")
+
+
+@lru_cache(maxsize=1024)
+def _dice_moves(available: tuple[int, ...], targets: tuple[int, ...],
+                bare: bool) -> tuple[str, ...]:
+    """Every dice choice from `available` (with `bare`, without a target too), each with every
+    target in `targets`, then the `target @N` moves: the same few supplies and tables come back
+    round after round, so they are spelled once (legal() was 40% of the engine's time)."""
+    moves: list[str] = []
+    for sizes in choices(list(available)):
+        base = f"dice {dice_text(sizes)}"
+        if bare:
+            moves.append(base)
+        moves.extend(f"{base} @{t + 1}" for t in targets)
+    moves.extend(f"target @{t + 1}" for t in targets)
+    return tuple(moves)
 
 
 class TradeShowdown(Game):
@@ -189,15 +206,8 @@ class TradeShowdown(Game):
         others = [t for t in self.standing() if t != s]
         need = self.need_target()
         named = seat["target"] is not None and not self.seats[seat["target"]]["out"]
-        moves = []
-        for sizes in choices(self.available(s)):
-            base = f"dice {dice_text(sizes)}"
-            if not need or named:
-                moves.append(base)
-            if need:
-                moves.extend(f"{base} @{t + 1}" for t in others)
-        if need:
-            moves.extend(f"target @{t + 1}" for t in others)
+        moves = list(_dice_moves(tuple(self.available(s)), tuple(others) if need else (),
+                                 not need or named))
         if self.options["tag_team"] and self.partner(s) is not None:
             moves.append("tag")
         return moves
@@ -374,9 +384,11 @@ class TradeShowdown(Game):
                 for d1, d2 in SWAPS:
                     moves[f"claw {x['height']} {d1} {d2}"] = {
                         "do": "claw", "set": x["height"], "swap": [d1, d2]}
-        if self.options["intimidate"]:
+        if self.options["intimidate"] and raw:
+            # Intimidation widens a set of its height; only a claw swap changes heights.
             heights = sorted({a["height"] for a in self.plan_sets(s, plan)
-                              if 0 <= a["height"] <= 9})
+                              if 0 <= a["height"] <= 9} if plan["claw"] is not None
+                             else {x["height"] for x in raw})
             for c, card in enumerate(seat["cards"]):
                 if card["out"]:
                     continue
@@ -388,11 +400,11 @@ class TradeShowdown(Game):
                     if room_for(card, v) > sum(1 for i in mine if i["value"] == v):
                         moves[f"{word} {v}"] = {"do": "intimidate", "card": c, "value": v}
         if self.options["combos"] and len(seat["combo"]) + len(plan["aside"]) < COMBO_DICE:
-            zipcode = {int(ch) for ch in self.fighter(s)["zip"]}
+            zipcode = self.fighter(s)["zip"]
             in_sets = {x["height"] for x in raw}
             for i, r in enumerate(seat["rolls"]):
                 v = r["value"]
-                if (v not in in_sets and v in zipcode and i not in plan["aside"]
+                if (v not in in_sets and str(v) in zipcode and i not in plan["aside"]
                         and f"combo {v}" not in moves):
                     moves[f"combo {v}"] = {"do": "combo", "die": i}
         return moves
