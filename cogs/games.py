@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -14,12 +15,14 @@ from discord.ext import commands
 
 from bot.engine import KINDS, load
 from bot.engine.core import RuleError
-from bot.engine.records import Record
+from bot.engine.records import Record, ReplayError, public_record
 from bot.lobby import Lobby
 from bot.store import GameRow
+from bot.tables import GameClosed
 from bot.ui import RulesPageButton, reply, view_of
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+log = logging.getLogger(__name__)
 GAME_CHOICES = [app_commands.Choice(name=k, value=k) for k in KINDS]
 
 
@@ -48,6 +51,75 @@ def rules_pages(kind: str) -> list[str]:
     return pages or ["(empty)"]
 
 
+UNKNOWN_COMPONENT = ("❌ This button is not one of mine, or it is out of date. Use the newest "
+                     "message in the game's thread, or `/games list` to find your games.")
+DISCORD_INT = 2 ** 53  # Discord's integer options run from -2^53 to 2^53
+
+
+def _message_ids(message: discord.Message | None) -> set[str] | None:
+    """The custom_ids on the message a component was used on (None: no message came along)."""
+    if message is None:
+        return None
+    found: set[str] = set()
+    todo = list(message.components)
+    while todo:
+        comp = todo.pop()
+        todo.extend(getattr(comp, "children", None) or [])
+        if getattr(comp, "custom_id", None):
+            found.add(comp.custom_id)
+    return found
+
+
+def is_known_component(bot: commands.Bot, interaction: discord.Interaction) -> bool:
+    """Will one of the bot's components answer this click: a view it listens to, or a
+    persistent (dynamic) template of the bot or a cog that reads the custom_id (discord.py
+    only runs one when that custom_id is really on the message)?"""
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    if not custom_id or len(custom_id) > 100:
+        return False
+    store = getattr(getattr(bot, "_connection", None), "_view_store", None)
+    if store is None:  # discord.py moved its internals: never refuse what may be ours
+        return True
+    if any(key[1] == custom_id for items in getattr(store, "_views", {}).values()
+           for key in items):
+        return True
+    on_message = _message_ids(interaction.message)
+    if on_message is not None and custom_id not in on_message:
+        return False
+    return any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {}))
+
+
+def option_refusal(tree: app_commands.CommandTree, data: dict) -> str | None:
+    """Why these command options could not have come from Discord's client (out of range, too
+    long, not a choice, unknown), or None when they are fine."""
+    try:
+        command, options = tree._get_app_command_options(data)
+    except Exception:  # unknown command: the tree answers that itself
+        return None
+    spec = {o["name"]: o for o in command.to_dict(tree).get("options") or []}
+    for opt in options:
+        name, value = opt.get("name"), opt.get("value")
+        s = spec.get(name)
+        if s is None:
+            return f"`/{command.qualified_name}` has no option `{str(name)[:32]}`."
+        kind = s.get("type")
+        if kind in (4, 10):  # integer, number
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return f"`{name}` takes a number."
+            low, high = s.get("min_value", -DISCORD_INT), s.get("max_value", DISCORD_INT)
+            if not low <= value <= high:
+                return f"`{name}` must be from {low} to {high}."
+        elif kind == 3:  # string
+            if not isinstance(value, str):
+                return f"`{name}` takes text."
+            low, high = s.get("min_length", 0), s.get("max_length", 6000)
+            if not low <= len(value) <= high:
+                return f"`{name}` must be {low} to {high} characters long."
+        if s.get("choices") and value not in [c["value"] for c in s["choices"]]:
+            return f"`{name}` must be one of the choices offered."
+    return None
+
+
 def game_line(row: GameRow) -> str:
     players = " vs ".join(f"<@{u}>" for u in row.players)
     where = f" in <#{row.where}>" if row.where else ""
@@ -63,9 +135,38 @@ class Games(commands.GroupCog, group_name="games",
 
     async def cog_load(self) -> None:
         await self.lobby.resume()
+        # Every slash command passes this check first: a forged payload (Discord's client
+        # would never send it) is refused in words before any command sees its options.
+        self.bot.tree.interaction_check = self.check_options
 
     async def cog_unload(self) -> None:
         self.lobby.close()
+        self.bot.tree.__dict__.pop("interaction_check", None)
+
+    # ---- what no template or range allows ------------------------------------------------------
+    async def check_options(self, interaction: discord.Interaction) -> bool:
+        """Options outside the ranges, lengths and choices the command declares (Discord's
+        client enforces them, discord.py does not) get a clear refusal instead of a run."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        refusal = option_refusal(self.bot.tree, interaction.data or {})
+        if refusal is None:
+            return True
+        await reply(interaction, f"❌ {refusal}", ephemeral=True)
+        return False
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button or select whose id none of the bot's components can read (forged, or from
+        a version of the bot that no longer exists) gets a polite answer instead of silence."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if is_known_component(self.bot, interaction):
+            return
+        try:
+            await reply(interaction, UNKNOWN_COMPONENT, ephemeral=True)
+        except discord.HTTPException:  # answered already, or the token expired
+            pass
 
     # ---- helpers ---------------------------------------------------------------------------
     async def _my_game(self, interaction: discord.Interaction, game_id: int) -> GameRow:
@@ -125,10 +226,16 @@ class Games(commands.GroupCog, group_name="games",
         if not moderator and row.seat_of(uid) is None:
             raise RuleError("Only the game's players (all of them agreeing) or a member with "
                             "Manage Threads can abort a game.")
-        asked = set(row.extra.get("abort_requests", [])) | ({uid} if not moderator else set())
+        # One atomic store step per request: two players asking at the same moment both count.
+        asked = set(row.players) if moderator else set(
+            await self.bot.store.request_abort(row.id, uid))
         channel = self.bot.get_channel(row.where) if row.where else None
         if moderator or asked >= set(row.players):
-            await self.bot.tables.abort(row.id)
+            try:
+                await self.bot.tables.abort(row.id)
+            except GameClosed:  # the other player's request stopped it a moment ago
+                await reply(interaction, f"Game #{row.id} is stopped already.", ephemeral=True)
+                return
             note = f"🛑 Game #{row.id} was aborted" + (
                 f" by moderator {interaction.user.mention}." if moderator else
                 " by agreement of all players.") + " It counts for nobody."
@@ -136,7 +243,6 @@ class Games(commands.GroupCog, group_name="games",
             if channel is not None:
                 await channel.send(note)
             return
-        await self.bot.store.update_extra(row.id, abort_requests=sorted(asked))
         waiting = " ".join(f"<@{u}>" for u in row.players if u not in asked)
         await reply(interaction, f"Your request to abort game #{row.id} is noted; it stops "
                                  "when every player has asked.", ephemeral=True)
@@ -187,18 +293,28 @@ class Games(commands.GroupCog, group_name="games",
     @app_commands.describe(game="The finished game's number")
     async def export(self, interaction: discord.Interaction, game: int) -> None:
         row = await self._my_game(interaction, game)
-        if row.status == "active":
-            # A running game's record holds secrets (placements, rolls to come): never export.
+        if row.status != "finished":
+            # A running game's record holds secrets (placements, rolls to come), and an aborted
+            # one can stop in the middle of a secret step: only finished games are exported.
             raise RuleError(f"Game #{row.id} is still running; records are exported once a "
-                            "game is over.")
+                            "game is over." if row.status == "active" else
+                            f"Game #{row.id} was aborted; only finished games have a record "
+                            "to export.")
         record = Record(row.kind, row.options, [str(u) for u in row.players], None)
         for actor, move in await self.bot.store.entries(row.id):
             record.entries.append({"actor": actor if actor == "chance" else int(actor),
                                    "move": move})
-        record.result = row.state.get("state", {}).get("result")
+        try:
+            # Only what was revealed: a game that ended inside a secret step (a resignation
+            # during the placement) is cut back to its last public moment.
+            record = public_record(record)
+        except (ReplayError, ValueError):
+            log.exception("game %s: its record does not replay; not exported", row.id)
+            raise RuleError(f"The record of game #{row.id} cannot be exported.") from None
         data = (record.dumps() + "\n").encode()
-        await reply(interaction, f"📄 Record of game #{row.id} ({title(row.kind)}). Replay it "
-                                 "with `python -m bot replay`.", ephemeral=True,
+        await reply(interaction, f"📄 The record of game #{row.id} ({title(row.kind)}): every "
+                                 "move in order, in the game's notation, to keep or to study.",
+                    ephemeral=True,
                     file=discord.File(io.BytesIO(data), f"game-{row.id}-{row.kind}.json"))
 
     @export.autocomplete("game")

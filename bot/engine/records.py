@@ -180,3 +180,57 @@ def selfplay(kind: str, seed: int, options: dict[str, Any] | None = None,
         raise RuntimeError(f"{kind}: no end after {max_moves} moves (seed {seed})")
     record.result = game.result
     return record, game
+
+
+# Table moves that end a game whatever the position: kept at the end of a published record.
+ENDING_MOVES = ("resign", "timeout")
+
+
+def _secret_pending(game: Game) -> bool:
+    """Does someone hold something the others have not seen yet? True inside a secret step
+    (a placement, a private roll, a plan): leaving that step is what reveals it."""
+    if game.result is not None:
+        return False
+    return game.current_phase() in game.SECRET_PHASES or any(
+        game.is_secret(seat) for seat in range(game.players))
+
+
+def public_record(record: Record) -> Record:
+    """The record of a finished game as anyone may read it: nothing that was never revealed.
+
+    A game that ended inside a secret step (a resignation during the placement, a timeout with
+    a private roll in hand) holds entries nobody else saw: the published record stops at the
+    last moment nothing was secret and then gives the table moves that ended the game
+    (`resign`, `timeout ...`), which replay to the same outcome. The live seed is never
+    published. ReplayError when the record does not replay; ValueError when its ending cannot
+    be told without a secret."""
+    game = start(record)
+    clean = 0  # entries[:clean] hold nothing unrevealed
+    for i, entry in enumerate(record.entries):
+        actor = entry_actor(entry, game.players)
+        move = entry.get("move")
+        if not isinstance(move, str):
+            raise ReplayError(i, entry, RuleError(f"move must be text, not {move!r}"))
+        ending = actor != CHANCE and move.split(" ", 1)[0] in ENDING_MOVES
+        try:
+            game.table_move(actor, move)
+        except RuleError as e:
+            raise ReplayError(i, entry, e) from e
+        # A resignation ends the game but reveals nothing: it does not make earlier secrets
+        # public.
+        if not ending and not _secret_pending(game):
+            clean = i + 1
+    if clean == len(record.entries):
+        return Record(record.kind, dict(record.options), list(record.players), None,
+                      [dict(e) for e in record.entries], game.result)
+    # Ended inside a secret step: the revealed part, then how the table ended the game.
+    tail = [dict(e) for e in record.entries[clean:]
+            if e.get("actor") != CHANCE and e.get("move", "").split(" ", 1)[0] in ENDING_MOVES]
+    public = Record(record.kind, dict(record.options), list(record.players), None,
+                    [dict(e) for e in record.entries[:clean]] + tail, None)
+    again = replay(public)
+    if again.result is None or again.result.get("winners") != (game.result or {}).get("winners"):
+        raise ValueError("this game ended inside a secret step in a way its public part "
+                         "cannot show")
+    public.result = again.result
+    return public
