@@ -53,7 +53,6 @@ GAP = 18                         # between panels
 RING_UNIT: dict[str, tuple[float, float]] = dict(zip(
     ABILITIES, ((0, -1), (1, -0.5), (1, 0.5), (0, 1), (-1, 0.5), (-1, -0.5))))
 
-ROSTER_DESC_H = 64               # the special's description on a roster board
 
 
 # --- colours -------------------------------------------------------------------------------------
@@ -406,45 +405,68 @@ def _character(row: dict[str, Any] | Character | Sequence[str]) -> Character:
 
 def render_roster(roster_rows: Iterable[dict[str, Any] | Character | Sequence[str]] = ROSTER
                   ) -> Picture:
-    """The characters' boards (default: data.ROSTER), with empty dice showing only each die's
-    size and link colour, the special and what it does: the `/deathbydice characters` card."""
+    """The characters (default: data.ROSTER; `DeathByDice.roster()` gives the same) as compact
+    rows like the public board: each die's size and link colour, the special and what it does.
+    The `/deathbydice characters` card, 600 px wide like the board."""
     chars = [_character(r) for r in roster_rows]
     if not chars:
         raise ValueError("the roster is empty")
-    cols = 3 if len(chars) > 4 else 2
-    rows = math.ceil(len(chars) / cols)
-    panel_h = PAD + HEAD_H + 6 + RING_H + 8 + SPECIAL_H + ROSTER_DESC_H
-    width = cols * PANEL_W + (cols - 1) * GAP + 2 * MARGIN
-    subtitle = "The characters · die sizes and link colours (a Boss's dice are one size up)"
-    top = title_bar_height(subtitle)
-    height = top + 16 + rows * panel_h + (rows - 1) * GAP + MARGIN
-    img, draw = new_canvas(width, height)
-    title_bar(img, "Death by Dice — roster", subtitle)
-    desc_font = font(14)
-    for i, ch in enumerate(chars):
-        r, c = divmod(i, cols)
-        x = MARGIN + c * (PANEL_W + GAP)
-        y = top + 16 + r * (panel_h + GAP)
-        _panel(draw, (x, y, x + PANEL_W, y + panel_h), 16, fill=PANEL, outline=GRID,
-               width=2)
-        plate = (x + PAD - 4, y + PAD - 4, x + PANEL_W - PAD + 4, y + PAD - 4 + HEAD_H)
-        _panel(draw, plate, 10, fill=GRID)
-        draw.text((plate[0] + 10, (plate[1] + plate[3]) / 2),
-                  fit_text(ch.name, font(20, bold=True), plate[2] - plate[0] - 20),
-                  font=font(20, bold=True), fill=TEXT, anchor="lm")
-        cells = [{"ability": b.ability, "die": b.size, "colour": b.colour,
-                  "state": "blank" if b.size else "none"} for b in ch.boxes]
-        sizes = [b.size for b in ch.boxes if b.size]
-        ring_origin = (x + PAD, y + PAD + HEAD_H + 6)
-        _draw_track(draw, ring_origin)
-        _draw_cells(draw, ring_origin, cells, str(sum(sizes)), "MAX")
-        sy = ring_origin[1] + RING_H + 8
+    room = PUBLIC_W - 2 * MARGIN - 24
+    df = font(SMALL)
+    descs = []
+    for ch in chars:
         name, when, what = SPECIAL_TABLE[ch.special]
-        _draw_special(draw, (x + PAD, sy), name, None)
-        lines = wrap_text(f"{when[0].upper()}{when[1:]}: {what}.", desc_font, RING_W - 8)
-        for k, line in enumerate(lines[:3]):
-            draw.text((x + PAD + 4, sy + SPECIAL_H + 2 + k * 19), line, font=desc_font,
-                      fill=MUTED)
+        descs.append(wrap_text(f"★ {name}: {when}, {what}. Once per combat.", df, room))
+    subtitle = "Die sizes and link colours · a Boss's dice are one size up"
+    top = title_bar_height(subtitle) + 10
+    line = 18
+    cell_h = DIE_TOP + ROW_DIE + 20
+    heights = [8 + ROW_HEAD + cell_h + 8 + len(d) * line + 10 for d in descs]
+    legend = wrap_text("Neighbours sit side by side, and Luck touches Strength (the board is a "
+                       "ring). Dice of one colour (not white) are Linked.", df,
+                       PUBLIC_W - 2 * MARGIN)
+    height = top + sum(heights) + 8 * len(chars) + len(legend) * line + MARGIN
+    img, draw = new_canvas(PUBLIC_W, height)
+    title_bar(img, "Death by Dice — the characters", subtitle)
+    y = top
+    af = font(SMALL, bold=True)
+    for ch, desc, h in zip(chars, descs, heights):
+        x0, x1 = MARGIN, PUBLIC_W - MARGIN
+        _panel(draw, (x0, y, x1, y + h), 12, fill=PANEL, outline=GRID, width=2)
+        mid = y + 8 + ROW_HEAD / 2
+        sizes = [b.size for b in ch.boxes if b.size]
+        right = f"{len(sizes)} dice, up to {sum(sizes)}"
+        draw.text((x1 - 10, mid), right, font=df, fill=MUTED, anchor="rm")
+        _text(draw, (x0 + 12, mid), ch.name, font(17, bold=True), TEXT,
+              x1 - 22 - df.getlength(right) - (x0 + 12))
+        cw = (x1 - x0 - 16 - 5 * CELL_GAP) / 6
+        ty = y + 8 + ROW_HEAD
+        for i, b in enumerate(ch.boxes):
+            cx0 = x0 + 8 + i * (cw + CELL_GAP)
+            cx = cx0 + cw / 2
+            box = (round(cx0), ty, round(cx0 + cw), ty + cell_h)
+            if b.size is None:
+                _panel(draw, box, 8, fill=NO_DIE_FILL)
+                draw_centred(draw, (cx, ty + 10), b.ability, font=af, fill=MUTED)
+                draw_centred(draw, (cx, ty + DIE_TOP + ROW_DIE / 2), "no die", font=df,
+                             fill=MUTED)
+                continue
+            link = LINK.get(b.colour or "W", PLAIN_DIE.fill)
+            _panel(draw, box, 8, fill=BOX_FILL, outline=link, width=3)
+            draw_centred(draw, (cx, ty + 10), b.ability, font=af, fill=TEXT)
+            left = round(cx - ROW_DIE / 2)
+            draw_die(draw, (left, ty + DIE_TOP, left + ROW_DIE, ty + DIE_TOP + ROW_DIE),
+                     f"d{b.size}", sides=b.size)
+            draw_centred(draw, (cx, ty + DIE_TOP + ROW_DIE + 10),
+                         COLOURS.get(b.colour or "W", "white"), font=df, fill=TEXT)
+        dy = ty + cell_h + 8 + line / 2
+        for part in desc:
+            draw.text((x0 + 12, dy), part, font=df, fill=TEXT, anchor="lm")
+            dy += line
+        y += h + 8
+    for part in legend:
+        draw.text((MARGIN, y + line / 2), part, font=df, fill=MUTED, anchor="lm")
+        y += line
     alt = "Death by Dice characters (ability: die and link colour; — = no die): " + "; ".join(
         f"{ch.name}: " + ", ".join(
             f"{b.ability} d{b.size} {COLOURS.get(b.colour or 'W', 'white')}" if b.size

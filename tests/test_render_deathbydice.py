@@ -318,7 +318,7 @@ def test_roster_card():
     pic = render_roster()
     img = decode(pic)
     assert len(pic.png) < MAX_PNG_BYTES
-    assert img.width >= 1000 and img.height >= 1000
+    assert img.width == PUBLIC_W and img.height >= 1000
     assert pic.filename == "deathbydice-roster.png"
     for name in ROSTER_NAMES:
         assert name in pic.alt
@@ -332,13 +332,16 @@ def test_roster_card():
 def test_roster_from_table_rows_is_the_same_card():
     assert render_roster(CHARACTER_TABLE).png == render_roster(ROSTER).png
     two = render_roster(ROSTER[:2])
-    assert decode(two).width < decode(render_roster()).width
+    assert decode(two).height < decode(render_roster()).height
     with pytest.raises(ValueError):
         render_roster([])
 
 
-def test_roster_from_the_engine_is_the_same_card():
-    assert render_roster(G.roster()).png == render_roster(ROSTER).png
+def test_roster_from_the_engine_is_the_same_card_and_legible():
+    with recorded_sizes() as sizes:
+        pic = render_roster(G.roster())
+    assert pic.png == render_roster(ROSTER).png
+    assert min(displayed_px(s, decode(pic).width) for s in sizes) >= 11
 
 
 # --- legible on Discord (issue #13) -------------------------------------------------------------
