@@ -83,3 +83,32 @@ async def test_store_open_refuses_a_newer_schema_and_closes_its_connection(tmp_p
             break
         await asyncio.sleep(0.02)
     assert threading.active_count() <= before
+
+
+@pytest.mark.parametrize("env,expected", [
+    ({}, (None, None, None)),
+    ({"DATABASE_URL": "postgresql://u@h/db"}, ("postgresql://u@h/db", None, None)),
+    ({"DATABASE_URL": "sqlite:///{tmp}/x.db"}, (None, None, None)),
+    ({"SHARD_COUNT": "4"}, (None, 4, None)),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1,3"}, (None, 4, (0, 1, 3))),
+])
+def test_database_url_and_shard_settings(tmp_path, env, expected):
+    env = {k: v.replace("{tmp}", str(tmp_path)) for k, v in env.items()}
+    s = load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "d.db"), **env},
+                      dotenv=None)
+    assert (s.database_url, s.shard_count, s.shard_ids) == expected
+    if "sqlite" in env.get("DATABASE_URL", ""):
+        assert s.database == str(tmp_path / "x.db")
+
+
+@pytest.mark.parametrize("env,expected", [
+    ({"DATABASE_URL": "mysql://x"}, "DATABASE_URL"),
+    ({"SHARD_IDS": "0"}, "SHARD_COUNT is not"),
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "run from 0 to 1"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "a,b"}, "SHARD_IDS"),
+])
+def test_bad_database_url_and_shard_settings_are_named(tmp_path, env, expected):
+    with pytest.raises(ConfigError, match=expected):
+        load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "d.db"), **env},
+                      dotenv=None)

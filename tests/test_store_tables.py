@@ -452,3 +452,15 @@ async def test_the_scheduler_fires_due_timers_by_itself(db_target):
     assert [t.get_name() for t in timers] == ["referee-scheduler"]  # one task, not one per game
     await tables.close()
     await store.close()
+
+
+async def test_stats_top_players_per_game_and_the_callers_own_row(store):
+    for user, wins in ((1, 5), (2, 3), (3, 1), (4, 0)):
+        for n in range(wins):
+            gid = await store.create_game("coinflip", 9, 1, 2, [user, 99], {}, "s", {})
+            await store.commit_move(gid, 0, [], {}, "finished", results={user: "win", 99: "loss"})
+    everyone = await store.stats(9)
+    assert [r[1] for r in everyone] == [1, 2, 3, 99]  # most wins first; 99 lost all nine
+    assert [r[1] for r in await store.stats(9, top=2)] == [1, 2]
+    assert [r[1] for r in await store.stats(9, top=2, user_id=99)] == [1, 2, 99]
+    assert (await store.stats(9, top=2, user_id=99))[-1] == ("coinflip", 99, 0, 9, 0)

@@ -133,6 +133,10 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE events DROP COLUMN events;
     """,
+    """
+    CREATE INDEX player_stats_ranking ON player_stats (guild_key, kind, wins DESC, losses,
+                                                       user_id);
+    """,
 )
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION
 
