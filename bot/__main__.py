@@ -36,15 +36,13 @@ def _run_bot() -> int:
         print(f"Cannot start the referee: {e}", file=sys.stderr)
         return EXIT_CONFIG
     configure_logging(settings.log_level)
-    import os
-
     import aiohttp
     import discord
 
     from .app import RefereeBot
     from .store import StoreError
-    read = os.environ.get("READ_MESSAGES", "").lower() in ("1", "true", "yes", "on")
-    bot = RefereeBot(settings, read_messages=read)
+    # READ_MESSAGES is a setting like the others: the environment or .env, checked up front.
+    bot = RefereeBot(settings, read_messages=settings.read_messages)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

@@ -41,6 +41,8 @@ class Settings:
     # SHARD_COUNT / SHARD_IDS: this process runs these shards of that many (AutoShardedBot).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # READ_MESSAGES=1: read typed phrases in threads (needs the Message Content intent).
+    read_messages: bool = False
 
     @property
     def database(self) -> str:
@@ -108,7 +110,20 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         raise ConfigError(
             f"TURN_TIMER_SECONDS={timer_raw!r} must be a whole number of seconds from 30 to "
             f"604800 (7 days); the default is {DEFAULT_TURN_TIMER}.")
-    return Settings(token, db, guild, level, timer, database_url, shard_count, shard_ids)
+    read_messages = _switch("READ_MESSAGES", values.get("READ_MESSAGES", ""))
+    return Settings(token, db, guild, level, timer, database_url, shard_count, shard_ids,
+                    read_messages)
+
+
+def _switch(name: str, raw: str) -> bool:
+    """An on/off setting: 1/true/yes/on or 0/false/no/off (empty: off)."""
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name}={raw.strip()!r} is neither on (1, true, yes, on) nor off (0, "
+                      "false, no, off, or empty).")
 
 
 def _shards(count_raw: str, ids_raw: str) -> tuple[int | None, tuple[int, ...] | None]:

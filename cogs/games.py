@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.engine import KINDS, load
 from bot.engine.core import RuleError
+from bot.gamecog import split_message
 from bot.engine.records import Record, ReplayError, public_record
 from bot.lobby import Lobby
 from bot.store import GameRow
@@ -120,6 +121,13 @@ def option_refusal(tree: app_commands.CommandTree, data: dict) -> str | None:
     return None
 
 
+async def reply_long(interaction: discord.Interaction, text: str) -> None:
+    """A private answer of any length, cut where gamecog cuts messages (one splitter)."""
+    for chunk in split_message(text):
+        await reply(interaction, chunk, ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none())
+
+
 def game_line(row: GameRow) -> str:
     players = " vs ".join(f"<@{u}>" for u in row.players)
     where = f" in <#{row.where}>" if row.where else ""
@@ -194,8 +202,7 @@ class Games(commands.GroupCog, group_name="games",
         lines = ["**Open games here**"] + ([game_line(r) for r in here] or ["none"])
         lines += ["", "**Your games**"] + ([game_line(r) for r in mine] or [
             "none — start one with `/<game> challenge`, e.g. `/slideslam challenge`"])
-        await reply(interaction, "\n".join(lines)[:2000], ephemeral=True,
-                    allowed_mentions=discord.AllowedMentions.none())
+        await reply_long(interaction, "\n".join(lines))
 
     @app_commands.command(name="resign", description="Give up one of your games")
     @app_commands.describe(game="Your game (its number)")
@@ -286,8 +293,7 @@ class Games(commands.GroupCog, group_name="games",
             others = [f"<@{u}>" for u in json.loads(players) if u != interaction.user.id]
             day = datetime.fromtimestamp(finished, timezone.utc).strftime("%Y-%m-%d")
             lines.append(f"#{gid} {title(kind)} vs {', '.join(others)} — {icon[result]} ({day})")
-        await reply(interaction, "\n".join(lines)[:2000], ephemeral=True,
-                    allowed_mentions=discord.AllowedMentions.none())
+        await reply_long(interaction, "\n".join(lines))
 
     @app_commands.command(name="export", description="Download a finished game's record")
     @app_commands.describe(game="The finished game's number")
@@ -336,8 +342,7 @@ class Games(commands.GroupCog, group_name="games",
             shown[kind] = shown.get(kind, 0) + 1
             if shown[kind] <= 10 or uid == interaction.user.id:
                 lines.append(f"<@{uid}> — {wins} W · {losses} L · {draws} D")
-        await reply(interaction, "\n".join(lines).strip()[:2000], ephemeral=True,
-                    allowed_mentions=discord.AllowedMentions.none())
+        await reply_long(interaction, "\n".join(lines).strip())
 
 
 async def setup(bot: commands.Bot) -> None:

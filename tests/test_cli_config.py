@@ -168,3 +168,39 @@ def test_bogus_token_without_network_is_one_line_and_exit_2(tmp_path):
     assert len(problems) == 1 and "cannot reach Discord" in problems[0], result.stderr
     # discord.py's warnings about voice (PyNaCl, davey) are for bots that join voice channels.
     assert "voice will NOT be supported" not in result.stderr
+
+
+def test_read_messages_is_a_setting_read_from_dotenv(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"DISCORD_TOKEN=t\nDATABASE_PATH={tmp_path / 'a.db'}\nREAD_MESSAGES=yes\n")
+    assert load_settings({}, dotenv=env_file).read_messages is True
+    assert load_settings({"READ_MESSAGES": "0"}, dotenv=env_file).read_messages is False
+    assert load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "a.db")},
+                         dotenv=None).read_messages is False
+    with pytest.raises(ConfigError, match="READ_MESSAGES='maybe'"):
+        load_settings({"READ_MESSAGES": "maybe"}, dotenv=env_file)
+
+
+def test_the_bot_takes_read_messages_from_the_settings(tmp_path, monkeypatch):
+    """`python -m bot` builds the bot from the settings (a .env value is no longer ignored)."""
+    import bot.__main__ as cli
+    from bot import app, config
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_bot(settings, *, read_messages=False, **kw):
+        seen["read"] = read_messages
+        raise Stop
+
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN=t\nDATABASE_PATH={tmp_path / 'a.db'}\n"
+                                   "READ_MESSAGES=on\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("READ_MESSAGES", raising=False)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr(app, "RefereeBot", fake_bot)
+    monkeypatch.setattr(config, "configure_logging", lambda level: None)
+    with pytest.raises(Stop):
+        cli._run_bot()
+    assert seen == {"read": True}
