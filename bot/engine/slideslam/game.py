@@ -28,6 +28,10 @@ from .view import build_view, build_text
 class SlideSlam(Game):
     KIND = "slideslam"
     SECRET_PHASES = frozenset({"placement"})  # the Wall of Unknowing
+    # The spoken phrases, for the screens that let players say them.
+    BEND_PHRASE = BEND_PHRASE
+    PREDICT_PHRASE = PREDICT_PHRASE
+    INVOCATION = INVOCATION
     TITLE = "Slide and Slam: Dice Is Not Bend!"
     SCHEMA = 1
     MIN_PLAYERS = 2

@@ -30,6 +30,8 @@
 - `options`: {stun, response_window, first_player, vote_seconds, starting_values}.
 - `result`: {winners, reason, ending} | None.
 - `names`: the players' names by seat (what every text and picture calls them).
+- `placement.free`: the free squares of the viewer's half during placement (reading order from
+  row 1), else None.
 - `placement.next_letter`: {health (str): the letter `place sq=health` puts down next} for the
   viewer's own unplaced dice during placement, else None.
 - each die also carries `steps` (how far it slides: its health, 2 when awakened) and
@@ -83,6 +85,10 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
             {"die": t, "square": g.dice[t]["square"], "health": g.dice[t]["health"],
              "after": max(g.dice[t]["health"] - p["damage"], 0)} for t in p["targets"]]
         pending["seconds"] = g.options["response_window"]
+    free = None
+    if placing and player is not None:
+        occupied = {d["square"] for d in g.dice.values() if d["square"] is not None}
+        free = [sq for sq in board.home_squares(player, g.columns, g.rows) if sq not in occupied]
     if placing and player is not None:
         next_letter = {}
         for k in LETTERS[player]:
@@ -106,7 +112,7 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
         "dice": [_die(k, g.dice[k], g) for k in shown],
         "removed": list(g.removed),
         "placement": {"confirmed": list(g.confirmed), "mine": mine, "unplaced": unplaced,
-                      "next_letter": next_letter},
+                      "next_letter": next_letter, "free": free},
         "tokens_used": list(g.tokens_used), "awakened_used": list(g.awakened_used),
         "can_awaken": can_awaken, "slide_skipped": g.slide_skipped,
         "no_super_slam": g.turn == 1,
