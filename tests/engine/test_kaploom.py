@@ -85,7 +85,7 @@ def rig(dice: dict[int, list[str]], options: dict[str, Any] | None = None,
         return s
     ups = []
     for draw in g._chance().draws:
-        d = draw.label.split()[1]
+        d = draw.label.split()[0]
         up = g.dice[d]["up"] or draw.options[0]
         ups.append(up)
     s.game.apply(CHANCE, "roll " + " ".join(ups))

@@ -25,7 +25,7 @@ DICE = {A: ["red:_", "yellow:_", "blue:_", "purple:_"],          # d1-d4
 def roll(s: Script, faces: dict[str, str]) -> None:
     """The round's roll: the named dice show these faces, every other die a blank."""
     g = s.game
-    s(CHANCE, "roll " + " ".join(faces.get(draw.label.split()[1], "_")
+    s(CHANCE, "roll " + " ".join(faces.get(draw.label.split()[0], "_")
                                  for draw in g.chance().draws))
 
 
@@ -182,7 +182,8 @@ def test_both_teams_out_at_once_is_a_draw():
     until_turn(s, A)
     s(A, "grow red")
     finish_power(s)
-    assert g.result == {"winners": [], "reason": "everyone is knocked out at once"}
+    assert g.result == {"winners": [], "reason": "everyone is knocked out at once",
+                        "ending": "knockout"}
 
 
 def test_attack_at_a_knocked_out_player_is_lost():

@@ -208,7 +208,7 @@ def test_time_loop_rerolls_once_a_round_and_pause_up_to_two():
     g.seats[HERO]["locked_in"] = ["TIME LOOP"]
     assert "timeloop reroll d2" in g.legal(HERO)
     events = s(HERO, "timeloop reroll d2")
-    assert [e.text for e in events if e.public] == ["Player 1 (Timeout!) activates TIME LOOP!"]
+    assert [e.text for e in events if e.public] == ["Player 1 activates TIME LOOP!"]
     s(CHANCE, "roll X")
     refused(g, HERO, "timeloop reroll d3")
     s(HERO, "pause d1 reroll d3 d4")

@@ -81,6 +81,8 @@ def test_play_example_record_replays_exactly():
         s(VILLAIN, move)
     s(HERO, "grow red")
     s(HERO, "done")
+    assert g.names == ["hero", "villain"]              # the record's players name the seats
+    s.game.names = g.names
     assert s.game.to_json() == g.to_json()
     # health after every phase, replaying the record entry by entry
     seen = {}
@@ -103,7 +105,8 @@ def test_mid_round_ko_ends_the_game_at_once():
     s(VILLAIN, "assign GROW d7 d8")
     s(HERO, "lock")
     events = s(VILLAIN, "lock")
-    assert g.result == {"winners": [VILLAIN], "reason": "player 1 (hero) knocked out"}
+    assert g.result == {"winners": [VILLAIN], "reason": "Player 1 knocked out",
+                        "ending": "knockout"}
     assert health(g) == [0, 30]                     # the hero never attacked back
     assert [a["attacker"] for a in g.combat["attacks"]] == [VILLAIN]
     assert events[-1].kind == "game_over" and g.actors() == []
@@ -202,7 +205,8 @@ def test_both_out_at_the_end_of_power_up_is_a_draw():
     s(VILLAIN, "done")
     s(HERO, "grow red")
     s(HERO, "done")
-    assert s.game.result == {"winners": [], "reason": "everyone is knocked out at once"}
+    assert s.game.result == {"winners": [], "reason": "everyone is knocked out at once",
+                        "ending": "knockout"}
 
 
 def test_trade_in_counts_as_gaining_a_face_and_a_refused_gain_counts_for_nothing():
@@ -243,7 +247,7 @@ def test_pool_exhaustion_pays_what_it_can():
     g.pool["action"] = 0                                   # POWER ON: the face alone
     s(VILLAIN, "poweron E")
     assert g.seats[VILLAIN]["unattached"] == ["E"]
-    assert s.events[-1].text == ("Player 2 (villain) gains face E (unattached) from POWER ON "
+    assert s.events[-1].text == ("Player 2 gains face E (unattached) from POWER ON "
                                  "(the pool has run out of action dice).")
     g.pool["action"] = 1
     g.pool["faces"] = {"W": 3, "M": 1, "E": 0, "T": 0, "A": 0, "X": 0}
@@ -281,7 +285,7 @@ def test_quick_fix_heals_at_once_capped_at_the_maximum():
     g = s.game
     events = s(HERO, "quickfix d1 d2")
     assert health(g) == [30, 30]
-    assert [e.text for e in events if e.public][0] == "Player 1 (hero) activates QUICK FIX!"
+    assert [e.text for e in events if e.public][0] == "Player 1 activates QUICK FIX!"
     refused(g, HERO, "unassign QUICK FIX")
     refused(g, HERO, "quickfix d3 d4")                     # once a round
 

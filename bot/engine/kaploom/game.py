@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
-                    Option, OptionError, faces, phrase_key)
-from . import phase1, phase3, view as view_mod
+                    MoveText, Option, OptionError, faces, join_names, phrase_key)
+from . import describe as describe_mod, phase1, phase3, view as view_mod
 from .data import ALL_ACTIONS, SIDES, SUPERS, Action, board_actions
 from .dice import add_face, new_action, new_pool, new_trait, num, slots
 from .notation import PHASE1_VERBS, PHASE3_VERBS, split_verb
@@ -137,8 +137,13 @@ class Kaploom(Game):
         return self.mode == "duel"
 
     def who(self, seat: int, cap: bool = True) -> str:
-        p = self.seats[seat]
-        return f"{'P' if cap else 'p'}layer {seat + 1} ({p['super'] or p['side']})"
+        """A player in the engine's texts: their name (`cap` is kept for old callers; a name
+        is written as the table gave it)."""
+        return self.name(seat)
+
+    def seat_ref(self, seat: int) -> str:
+        """A player in a refusal that also teaches the notation: "Chidi (@3)"."""
+        return f"{self.name(seat)} (@{seat + 1})"
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats that share this seat's screen side: itself, and its ally in 2 vs 2."""
@@ -242,12 +247,12 @@ class Kaploom(Game):
                if all(self.seats[s]["ko"] for s in range(self.players)
                       if self.seats[s]["team"] == t)]
         if len(out) == len(teams):
-            events.append(self.finish([], "everyone is knocked out at once"))
+            events.append(self.finish([], "everyone is knocked out at once", Ending.KNOCKOUT))
         elif out:
             winners = [s for s in range(self.players) if self.seats[s]["team"] not in out]
-            who = " and ".join(self.who(s, cap=False) for s in range(self.players)
-                               if self.seats[s]["team"] in out)
-            events.append(self.finish(winners, f"{who} knocked out"))
+            who = join_names([self.who(s) for s in range(self.players)
+                              if self.seats[s]["team"] in out])
+            events.append(self.finish(winners, f"{who} knocked out", Ending.KNOCKOUT))
         else:
             # 2 vs 2 goes on: a KO cancels that player's remaining board actions this round
             for s in seats:
@@ -362,7 +367,7 @@ class Kaploom(Game):
         for s in range(self.players):
             for d in self.dice_of(s):
                 die = self.dice[d]
-                draws.append(faces(f"@{s + 1} {d} {die['colour']}", slots(die)))
+                draws.append(faces(f"{d} {die['colour']} of {self.name(s)}", slots(die)))
         return Chance(tuple(draws), f"round {self.round}: every die is rolled")
 
     def _apply(self, actor: Actor, move: str) -> list[Event]:
@@ -421,7 +426,7 @@ class Kaploom(Game):
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         winners = self.opponents(player)
-        who = " and ".join(self.who(s, cap=False) for s in self.team_of(player))
+        who = join_names([self.who(s) for s in self.team_of(player)])
         what = "ran out of time" if ending == Ending.TIMEOUT else "resigned"
         return [self.finish(winners, f"{self.who(player, cap=False)} {what}"
                             + ("" if self.duel else f" for {who}"), ending)]
@@ -429,6 +434,13 @@ class Kaploom(Game):
     # --- views -----------------------------------------------------------------------------------
     def _phase(self) -> str:
         return self.stage
+
+    def _describe(self, move: str, seat: int) -> MoveText:
+        return describe_mod.describe(self, move, seat)
+
+    def menu(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's legal moves grouped as a player chooses them (describe.menu)."""
+        return describe_mod.menu(self, seat)
 
     def view(self, player: int | None) -> dict[str, Any]:
         return view_mod.build(self, player)

@@ -182,7 +182,7 @@ def _assign(g: "Kaploom", seat: int, args: list[str]) -> list[Event]:
         ally = seat if ally is None else ally
         if ally not in g.team_of(seat):
             raise IllegalMoveError(f"{action.name} names an ally: "
-                                   + " or ".join(f"@{s + 1}" for s in g.team_of(seat)) + ".")
+                                   + " or ".join(g.seat_ref(s) for s in g.team_of(seat)) + ".")
         place["ally"] = ally
     if duo:
         g.duo[g.seats[seat]["team"]][action.name] = place
@@ -312,10 +312,10 @@ def _point(g: "Kaploom", seat: int, args: list[str]) -> list[Event]:
         raise IllegalMoveError("You are knocked out: you do not attack this round.")
     if target not in g.opponents(seat):
         raise IllegalMoveError("Point at an opponent: "
-                               + " or ".join(f"@{s + 1}" for s in _targets(g, seat)) + ".")
+                               + " or ".join(g.seat_ref(s) for s in _targets(g, seat)) + ".")
     if not g.living(target):
         raise IllegalMoveError(f"{g.who(target)} is knocked out; point at "
-                               + " or ".join(f"@{s + 1}" for s in _targets(g, seat)) + ".")
+                               + " or ".join(g.seat_ref(s) for s in _targets(g, seat)) + ".")
     g.seats[seat]["pointer"] = target
     return [Event(f"{g.who(seat)} points at {g.who(target, cap=False)}.", "point",
                   to=g.team_of(seat), data={"seat": seat, "target": target})]

@@ -55,7 +55,7 @@ def _board_text(g: "Kaploom", seat: int) -> str:
              for name, place in p["board"].items()]
     text = f"{g.who(seat)}: " + (", ".join(parts) if parts else "no actions")
     if not g.duel and p["pointer"] is not None:
-        text += f"; points at @{p['pointer'] + 1}"
+        text += f"; attacks {g.name(p['pointer'])}"
     return text
 
 
@@ -72,9 +72,9 @@ def reveal(g: "Kaploom") -> list[Event]:
     for t, board in enumerate(g.duo):
         if board:
             seats = [s for s in range(g.players) if g.seats[s]["team"] == t]
-            lines.append(f"Duo board of @{seats[0] + 1} and @{seats[1] + 1}: " + ", ".join(
+            lines.append(f"Duo board of {g.name(seats[0])} and {g.name(seats[1])}: " + ", ".join(
                 f"{name} ({' '.join(g.dice[d]['up'] for d in place['dice'])})"
-                + (f" for @{place['ally'] + 1}" if "ally" in place else "")
+                + (f" for {g.name(place['ally'])}" if "ally" in place else "")
                 for name, place in board.items()))
     events = [Event(f"Round {g.round}, Phase 2: the screens come off. " + "; ".join(lines)
                     + ".", "reveal", data={"round": g.round, "phase": 2})]

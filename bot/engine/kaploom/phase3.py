@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import Event, IllegalMoveError, InvalidMoveError, parse_seat
+from ..core import Ending, Event, IllegalMoveError, InvalidMoveError, parse_seat
 from .data import (ABILITY_TEXT, ACTION_SLOTS, ACTION_TABLE, ALL_ACTIONS, COLOURS, DUO_TABLE,
                    FACE_NAMES, NON_WILD, ROUND_LIMIT, SPOILER_CAP, SUPER_TABLE, Action)
 from .dice import add_face, num
@@ -32,7 +32,7 @@ VERBS = tuple(sorted({verb_of(a) for a in ACTION_TABLE + SUPER_TABLE + DUO_TABLE
 
 def begin(g: "Kaploom") -> list[Event]:
     g.stage = "power"
-    order = ", ".join(f"@{s + 1}" for s in g.order if g.living(s))
+    order = ", ".join(g.name(s) for s in g.order if g.living(s))
     events = [Event(f"Round {g.round}, Phase 3: Power Up, in turn order ({order}).", "phase",
                     data={"round": g.round, "phase": 3, "order": g.order})]
     for s in range(g.players):
@@ -128,7 +128,7 @@ def clean_up(g: "Kaploom") -> list[Event]:
         g.first = next(s for s in g.turn_order() if g.living(s))
     events.append(Event(f"Round {g.round}, Phase 4: {g.who(g.first, cap=False)} is first "
                         f"player (health " + ", ".join(
-                            f"@{s + 1} {g.seats[s]['health']}" for s in range(g.players))
+                            f"{g.name(s)} {g.seats[s]['health']}" for s in range(g.players))
                         + ").", "first", data={"first": g.first, "round": g.round}))
     if g.round >= ROUND_LIMIT:
         return events + [_round_limit(g)]
@@ -153,9 +153,9 @@ def _round_limit(g: "Kaploom") -> Event:
     top = [t for t in teams if score(t) == best]
     reason = f"the round limit ({ROUND_LIMIT} rounds) is reached"
     if len(top) > 1:
-        return g.finish([], reason + " with equal health")
+        return g.finish([], reason + " with equal health", Ending.ROUND_LIMIT)
     return g.finish([s for s in range(g.players) if g.seats[s]["team"] == top[0]],
-                    reason + "; more health wins")
+                    reason + "; more health wins", Ending.ROUND_LIMIT)
 
 
 # --- moves ----------------------------------------------------------------------------------

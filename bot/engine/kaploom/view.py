@@ -12,7 +12,7 @@ whether a player is locked in and the names of the immediate actions they announ
 - rerolling: a secret re-roll is being drawn
 - first: seat with the first player token; order: Phase 2/3 turn order; turn: whose Power Up
 - players: one dict per seat:
-    seat, name "@1", side "hero"|"villain", team, super (name or None), health, max_health,
+    seat, name (the player's name), code ("@1", notation only), role (super or side), side "hero"|"villain", team, super (name or None), health, max_health,
     ko, first, locked (Phase 1: locked in), announced (immediate action names this round),
     locked_in [{"name", "text"}], spoilers,
     hidden (True when this viewer may not see the player's roll and placements now),
@@ -21,7 +21,12 @@ whether a player is locked in and the names of the immediate actions they announ
     unattached (faces kept off the dice), action_names (the actions on their board),
     board [{"action", "panel", "dice" [ids], "faces" [faces], "ally", "immediate"}] or None
       when hidden, pointer (seat or None when hidden / not 2 vs 2),
-    todo (Power Up actions still to use), pending [{"source", "by", "amount"}] (losses to take)
+    todo (Power Up actions still to use), pending [{"source", "by", "amount"}] (losses to take),
+    free (ids of dice not placed on any action; None when hidden),
+    attack / defense: the sums of what is placed now (a combat.py computation, with
+      "text" = combat.formula), None when hidden
+- menu: the viewer's legal moves grouped as they are chosen (describe.menu), [] when the
+  viewer may not act (or for the public)
 - duo: 2 vs 2 only, per team {"team", "seats", "hidden", "board" (as above, with "by") or None}
 - pools: {"trait": {colour: n}, "action": n, "faces": {face: n}}; pool_totals the same at full
 - combat: None before the first reveal, else the last reveal (kept until the next one):
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import describe as describe_mod
 from .combat import formula
 from .data import ABILITY_TEXT, ALL_ACTIONS, ROUND_LIMIT
 from .dice import new_pool, slots
@@ -64,8 +70,16 @@ def _board(g: "Kaploom", board: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _sums(g: "Kaploom", seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    from .phase2 import attack_of, defense_of
+    atk, dfn = attack_of(g, seat), defense_of(g, seat)
+    atk["text"], dfn["text"] = formula(atk), formula(dfn)
+    return atk, dfn
+
+
 def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
     players = []
+    placed = g.placed_dice()
     for s, p in enumerate(g.seats):
         hidden = _hidden(g, viewer, s)
         dice = []
@@ -74,7 +88,8 @@ def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
             dice.append({"id": d, "kind": die["kind"], "colour": die["colour"],
                          "faces": slots(die), "up": None if hidden else die["up"]})
         players.append({
-            "seat": s, "name": f"@{s + 1}", "side": p["side"], "team": p["team"],
+            "seat": s, "name": g.name(s), "code": f"@{s + 1}", "role": p["super"] or p["side"],
+            "side": p["side"], "team": p["team"],
             "super": p["super"], "health": p["health"], "max_health": p["max"], "ko": p["ko"],
             "first": g.first == s, "locked": p["locked"], "announced": list(p["announced"]),
             "locked_in": [{"name": n, "text": ABILITY_TEXT[ALL_ACTIONS[n].ability or ""]}
@@ -86,7 +101,12 @@ def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
             "pointer": None if hidden else p["pointer"],
             "todo": list(p["todo"]),
             "pending": [dict(x) for x in p["pending"]],
+            "free": None if hidden else [d for d in g.dice_of(s) if d not in placed],
         })
+        if hidden or g.result is not None or g.stage not in ("assign", "power"):
+            players[-1]["attack"] = players[-1]["defense"] = None
+        else:
+            players[-1]["attack"], players[-1]["defense"] = _sums(g, s)
     duo = []
     for t, board in enumerate(g.duo):
         seats = [s for s in range(g.players) if g.seats[s]["team"] == t]
@@ -105,6 +125,8 @@ def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
         "pool_totals": new_pool(2 if g.mode == "2v2" else 1),
         "combat": g.combat,
         "result": g.result,
+        "menu": (describe_mod.menu(g, viewer) if viewer is not None and g.result is None
+                 and viewer in g.actors() else []),
     }
 
 
@@ -119,11 +141,13 @@ def text(v: dict[str, Any]) -> str:
     stage = {"roll": "rolling", "assign": "secret assignment", "reveal": "reveal",
              "power": "power up", "over": "game over"}[v["stage"]]
     lines = [f"KAPLOOM! round {v['round']}/{v['round_limit']}, phase {v['phase']} ({stage}); "
-             f"first player @{v['first'] + 1}"
-             + (f"; powering up: @{v['turn'] + 1}" if v["turn"] is not None else "")]
+             f"first player {v['players'][v['first']]['name']}"
+             + (f"; powering up: {v['players'][v['turn']]['name']}" if v["turn"] is not None
+                else "")]
+    names = [p["name"] for p in v["players"]]
     for p in v["players"]:
         tag = p["super"] or p["side"]
-        line = (f"@{p['seat'] + 1} {tag}{' (KO)' if p['ko'] else ''}: "
+        line = (f"{p['name']} ({tag}){' (KO)' if p['ko'] else ''}: "
                 f"{p['health']}/{p['max_health']} health; dice "
                 + ", ".join(_die_text(d) for d in p["dice"]))
         if p["unattached"]:
@@ -145,7 +169,7 @@ def text(v: dict[str, Any]) -> str:
         lines.append(line)
     for team in v["duo"]:
         if team["board"]:
-            lines.append("Duo board " + "+".join(f"@{s + 1}" for s in team["seats"]) + ": "
+            lines.append("Duo board " + " + ".join(names[s] for s in team["seats"]) + ": "
                          + ", ".join(f"{b['action']}[{' '.join(b['faces'])}]"
                                      for b in team["board"]))
     pools = v["pools"]
@@ -155,12 +179,12 @@ def text(v: dict[str, Any]) -> str:
     if v["combat"]:
         for a in v["combat"]["attacks"]:
             if a["defense"] is not None:
-                lines.append(f"Round {v['combat']['round']}: @{a['attacker'] + 1} → "
-                             f"@{a['target'] + 1}: attack {formula(a['attack'])}, defense "
+                lines.append(f"Round {v['combat']['round']}: {names[a['attacker']]} → "
+                             f"{names[a['target']]}: attack {formula(a['attack'])}, defense "
                              f"{formula(a['defense'])}, loss {a['loss']}")
     if v["result"]:
         r = v["result"]
-        lines.append("Result: " + (", ".join(f"@{w + 1}" for w in r["winners"]) + " win"
+        lines.append("Result: " + (", ".join(names[w] for w in r["winners"]) + " win"
                                    if r["winners"] else "draw") + f" ({r['reason']})")
     out = "\n".join(lines)
     return out if len(out) <= 1500 else out[:1497] + "..."
