@@ -4,7 +4,9 @@ offline Discord), step by step from 10 to 200 moves/s. Per step: moves done per 
 p99 latency from arrival to published, resident memory. The saturation point is the most moves
 per second done at any step. Pictures are drawn in worker processes, as the bot does.
 
-Keys: `load.steps`, `load.saturation_moves_per_s`, `load.p99_ms_at_50`, `memory.mb_1000_open`.
+Keys: `load.steps`, `load.saturation_moves_per_s`, `load.p99_ms_at_50`, `memory.mb_1000_open`,
+and the same under `load.at_100k_finished.*` for a store that already holds 100k finished games
+(inserted directly by bench/store.py, not played).
 """
 from __future__ import annotations
 
@@ -60,11 +62,16 @@ async def _move(bot, gid: int, rng: random.Random) -> bool:
 
 
 async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_SECONDS,
-              workers: int = 2) -> dict[str, Any]:
+              workers: int = 2, finished: int = 0) -> dict[str, Any]:
     from conftest import World, boot
     rng = random.Random(14)
     rendering.use_processes(workers)
     with tempfile.TemporaryDirectory() as tmp:
+        if finished:
+            from bench.store import _fill, _templates
+            from bot.store import Store
+            await (await Store.open(Path(tmp) / "load.db")).close()
+            _fill(Path(tmp) / "load.db", _templates(), open_games=0, finished=finished)
         fake = await boot(Path(tmp) / "load.db")
         try:
             world = World(fake)
@@ -117,7 +124,11 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
 
 
 def keyed() -> dict[str, Any]:
-    return asyncio.run(run())
+    out = asyncio.run(run())
+    full = asyncio.run(run(finished=100_000))
+    out.update({k.replace("load.", "load.at_100k_finished.", 1): v for k, v in full.items()
+                if k.startswith("load.")})
+    return out
 
 
 if __name__ == "__main__":

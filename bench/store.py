@@ -53,9 +53,11 @@ def _templates() -> list[tuple[str, int, dict, bytes, list[tuple[str, str]]]]:
     return out
 
 
-def _fill(path: Path, templates) -> tuple[float, dict[str, Any]]:
-    """Insert OPEN running games, then FINISHED finished ones; bytes per finished game and the
-    ids the queries use."""
+def _fill(path: Path, templates, open_games: int = OPEN,
+          finished: int = FINISHED) -> tuple[float, dict[str, Any]]:
+    """Insert `open_games` running games, then `finished` finished ones; bytes per finished game
+    and the ids the queries use."""
+    OPEN, FINISHED = open_games, finished  # noqa: N806 - the module's sizes, overridden
     rng = random.Random(1)
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
@@ -76,18 +78,19 @@ def _fill(path: Path, templates) -> tuple[float, dict[str, Any]]:
             " status, deadline, deadline_kind, reminded, extra, created_at, updated_at,"
             " timer_start, due_at, record")
     marks = ", ".join("?" * 20)
-    conn.execute("BEGIN")
-    conn.executemany(f"INSERT INTO games ({cols}) VALUES ({marks})", games)
-    conn.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)", players_rows)
-    conn.executemany("INSERT INTO events (game_id, version, actor, move, created_at)"
-                     " VALUES (?, ?, ?, ?, ?)", events)
-    conn.execute("COMMIT")
+    if games:
+        conn.execute("BEGIN")
+        conn.executemany(f"INSERT INTO games ({cols}) VALUES ({marks})", games)
+        conn.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)", players_rows)
+        conn.executemany("INSERT INTO events (game_id, version, actor, move, created_at)"
+                         " VALUES (?, ?, ?, ?, ?)", events)
+        conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     before = path.stat().st_size
     heavy = 1  # one very active player: in 2% of all games
     for start in range(0, FINISHED, 10_000):
         games, players_rows, results = [], [], []
-        for i in range(start, start + 10_000):
+        for i in range(start, min(FINISHED, start + 10_000)):
             kind, n, state, blob, entries = templates[i % len(templates)]
             gid = OPEN + i + 1
             users = rng.sample(range(2, USERS + 1), n)
@@ -114,7 +117,7 @@ def _fill(path: Path, templates) -> tuple[float, dict[str, Any]]:
     after = path.stat().st_size
     conn.execute("ANALYZE")
     conn.close()
-    return (after - before) / FINISHED, {"heavy": heavy, "finished": OPEN + FINISHED // 2,
+    return (after - before) / max(1, FINISHED), {"heavy": heavy, "finished": OPEN + FINISHED // 2,
                                          "open": OPEN // 2}
 
 
