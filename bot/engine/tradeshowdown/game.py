@@ -921,7 +921,7 @@ class TradeShowdown(Game):
                 groups["best"] = [best]
             return groups
         for m in moves:
-            kind = notation.parse(m, self.players)[0]
+            kind = m.partition(" ")[0]  # our own canonical spelling: the verb comes first
             if kind == "special" and m.startswith("special snapping-pencil"):
                 kind = "pencil"
             groups.setdefault(kind, []).append(m)
