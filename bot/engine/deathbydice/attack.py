@@ -30,24 +30,36 @@ from .data import ABILITIES, BOOST, CHEAP_SHOT_BOOST, UNLINKED
 class AttackSequence:
     """Declaring, defending, rolling and resolving one attack."""
 
+    def attack_table(self, fi: int, armed: str | None = None
+                     ) -> list[tuple[str, tuple[str, ...], list[tuple[int, str, str]]]]:
+        """Every attack `fi` may declare, grouped: [(type, attacking dice in notation order,
+        [(target fighter, target ability, "@2:CON")])]. `attack_moves` writes them out;
+        the screens' attack menu (`describe.attack_groups`) reads the same table."""
+        f = self.fighters[fi]
+        targets = [(o, a, f"{self.fighters[o]['id']}:{a}") for o in self.opponents(fi)
+                   for a in B.standing(self.fighters[o])]
+        groups: list[tuple[str, tuple[str, ...], list[tuple[int, str, str]]]] = []
+        if not targets:
+            return groups
+        if armed in (None, "rampage"):
+            for a in B.standing(f):
+                same = [t for t in targets if t[1] == a]
+                if same:
+                    groups.append(("ability", (a,), same))
+        if armed in (None, "cheap-shot"):
+            groups += [("boosted", pair, targets) for pair in B.boosted_pairs(f)]
+        if armed is None:
+            # complex_sets are in ring order already, as the notation wants
+            groups += [("complex", group, targets) for group in B.complex_sets(f)]
+        return groups
+
     def attack_moves(self, fi: int, armed: str | None = None) -> list[str]:
         """Every attack `fi` may declare, in notation (`N.fmt_attack`'s canonical text, built
         here by hand: a six-player turn has hundreds, and this is the engine's hot loop)."""
-        f = self.fighters[fi]
-        targets = [(a, f"{self.fighters[o]['id']}:{a}") for o in self.opponents(fi)
-                   for a in B.standing(self.fighters[o])]
         out: list[str] = []
-        if armed in (None, "rampage"):
-            for a in B.standing(f):
-                out += [f"attack ability {a} -> {t}" for ta, t in targets if ta == a]
-        if armed in (None, "cheap-shot"):
-            for a, b in B.boosted_pairs(f):
-                head = f"attack boosted {a}+{b} -> "
-                out += [head + t for _, t in targets]
-        if armed is None:
-            for group in B.complex_sets(f):     # already in ring order, as the notation wants
-                head = f"attack complex {'+'.join(group)} -> "
-                out += [head + t for _, t in targets]
+        for kind, dice, targets in self.attack_table(fi, armed):
+            head = f"attack {kind} {'+'.join(dice)} -> "
+            out += [head + t[2] for t in targets]
         return out
 
     def defense_choices(self) -> list[tuple[str, str]]:

@@ -274,19 +274,17 @@ def attack_groups(g: "DeathByDice") -> list[dict[str, Any]]:
     if g.stage != "declare" or g.active is None or g.result is not None:
         return []
     fi = g.active
-    groups: dict[str, dict[str, Any]] = {}
-    for move in g.attack_moves(fi, g.armed):
-        p = N.parse(move, g.players)
-        dice = p["dice"] if p["type"] != "complex" else N.ring_sorted(p["dice"])
-        key = group_key(p["type"], dice)
-        if key not in groups:
-            groups[key] = {"key": key, "type": p["type"], "dice": "+".join(dice),
-                           "label": group_label(g, fi, p["type"], dice),
-                           "effect": group_effect(g, fi, p["type"], dice), "moves": [],
-                           "targets": []}
-        target = g.resolve_ref(p["ref"], "character you target")
-        groups[key]["moves"].append(move)
-        groups[key]["targets"].append({
-            "move": move, "target": N.die_name(g.fid(target), p["ability"]),
-            "label": clip(target_text(g, target, p["ability"]))})
-    return list(groups.values())
+    labels = {o: g.label(o) for o in g.opponents(fi)}
+    groups = []
+    for kind, dice, targets in g.attack_table(fi, g.armed):
+        head = f"attack {kind} {'+'.join(dice)} -> "
+        moves = [head + ref for _, _, ref in targets]
+        groups.append({
+            "key": group_key(kind, list(dice)), "type": kind, "dice": "+".join(dice),
+            "label": group_label(g, fi, kind, list(dice)),
+            "effect": group_effect(g, fi, kind, list(dice)), "moves": moves,
+            "targets": [{"move": m, "target": ref,
+                         "label": clip(f"{ability} {g.fighters[o]['values'][ability]} of "
+                                       f"{labels[o]}")}
+                        for m, (o, ability, ref) in zip(moves, targets)]})
+    return groups
