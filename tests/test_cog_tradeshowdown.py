@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections import Counter
 
 from PIL import Image
 
@@ -608,3 +609,74 @@ async def test_picking_the_set_without_multiple_attacks(fake, world, monkeypatch
     a = panel_of(fake, world.alice)
     await fake.invoke(fake.click(a, button(a, move="done"), user=world.alice))
     assert "Alice attacks with width 2, height 2" in thread_text(fake, row)
+
+
+# --- a component for every move (issue #13) -------------------------------------------------------
+
+def offered(msg) -> tuple[set[str], list[dict]]:
+    """The moves a message's components make in one step (buttons and menu entries), and its
+    dice menus."""
+    moves, dice = set(), []
+    for c in msg.components():
+        cid = c.get("custom_id", "")
+        if tag_of(cid) == "mv":
+            moves.add(arg_of(cid))
+        elif tag_of(cid) == "ms":
+            moves |= {o["value"] for o in c.get("options", [])}
+        elif tag_of(cid) == "dice":
+            dice.append(c)
+    return moves, dice
+
+
+def reachable(move: str, g, seat: int, moves: set[str], dice: list[dict]) -> bool:
+    if move in moves:
+        return True
+    parsed = TradeShowdown  # the engine's own reading of the move, never the test's guess
+    from bot.engine.tradeshowdown import notation
+    verb, *rest = notation.parse(move, g.players)
+    if verb == "dice" and dice:
+        sizes, target = rest
+        menu = Counter(o["label"].split()[0] for o in dice[0]["options"])
+        fits = not Counter(f"d{s}" for s in sizes) - menu
+        me = g.view(seat)["fighters"][seat]
+        aimed = target is None or me["target"] == target or \
+            parsed.target_move(target) in moves
+        return fits and aimed and (target is not None or not g.need_target()
+                                   or me["target"] is not None)
+    if verb == "slash" and len(rest[0]) == 1 and rest[0][0][1] is None:
+        # `slash 6` on a card with several 6s: the menu names each 6; the least slashed one
+        # (what `slash 6` means) is among them.
+        i = g.slash_position(seat, rest[0][0][0])
+        return any(g.slash_position(seat, *notation.parse(m, g.players)[1][0]) == i
+                   for m in moves if m.startswith("slash ") and len(m.split()) == 2)
+    return False
+
+
+async def test_every_legal_move_is_reachable_from_a_component(fake, world, monkeypatch):
+    from conftest import break_renderer
+    break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    script_rolls(monkeypatch, [])
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
+                                 channel=world.games, round_limit=3))
+    msg = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    ids = challenge_buttons(msg)
+    await fake.invoke(fake.click(msg, ids["join"], user=world.bob))
+    await fake.invoke(fake.click(msg, ids["join"], user=world.carol))
+    await fake.invoke(fake.click(msg, ids["start"], user=world.alice))
+    [row] = await fake.bot.store.active_games()
+    users = [world.alice, world.bob, world.carol]
+    seen: set[str] = set()
+    checked = Counter()
+    for _ in range(400):
+        row, g = await game(fake, row.id)
+        if row.status != "active":
+            break
+        for seat in [a for a in g.actors() if a != "chance"]:
+            msg = panel_of(fake, users[seat]) if g.is_secret(seat) else turn_message(fake, row)
+            moves, dice = offered(msg)
+            for move in g.legal(seat):
+                assert reachable(move, g, seat, moves, dice), (g.phase, move, sorted(moves))
+                checked[g.phase] += 1
+        await act_once(fake, row, g, users, seen)
+    assert row.status == "finished"
+    assert checked["choose"] and checked["window"] and checked["attack"], checked
