@@ -5,9 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-import re
 from datetime import datetime, timezone
-from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -15,15 +13,14 @@ from discord.ext import commands
 
 from bot.engine import KINDS, load
 from bot.engine.core import RuleError
-from bot.gamecog import split_message
+from bot import guide
+from bot.gamecog import clip, split_message
 from bot.engine.records import Record, ReplayError, public_record
 from bot.lobby import Lobby
 from bot.store import GameRow
 from bot.tables import GameClosed
 from bot.ui import RulesPageButton, reply, view_of
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
-log = logging.getLogger(__name__)
 GAME_CHOICES = [app_commands.Choice(name=k, value=k) for k in KINDS]
 
 
@@ -35,21 +32,9 @@ def title(kind: str) -> str:
 
 
 def rules_pages(kind: str) -> list[str]:
-    """The game's rules doc cut at its `##` headings, each page within a message."""
-    path = RULES_DIR / f"{kind}.md"
-    if not path.is_file():
-        return [f"The rules of {title(kind)} are not written up yet."]
-    text = path.read_text(encoding="utf-8")
-    parts = [p.strip() for p in re.split(r"(?m)^(?=## )", text) if p.strip()]
-    pages = []
-    for part in parts:
-        while len(part) > 1800:  # a long section continues on the next page
-            cut = part.rfind("\n", 0, 1800)
-            cut = cut if cut > 0 else 1800
-            pages.append(part[:cut])
-            part = part[cut:].strip()
-        pages.append(part)
-    return pages or ["(empty)"]
+    """The game's rules written for Discord (bot.guide: package data, short pages, rulings
+    marked ⚖️)."""
+    return guide.pages(kind) or [f"The rules of {title(kind)} are not written up yet."]
 
 
 UNKNOWN_COMPONENT = ("❌ This button is not one of mine, or it is out of date. Use the newest "
@@ -273,13 +258,14 @@ class Games(commands.GroupCog, group_name="games",
             raise RuleError(f"There is no game {kind!r}.")
         pages = rules_pages(kind)
         page = max(0, min(page, len(pages) - 1))
-        content = f"**{title(kind)} — rules, page {page + 1}/{len(pages)}**\n\n{pages[page]}"
+        content = clip(f"📖 **{title(kind)} — rules, page {page + 1}/{len(pages)}**\n\n"
+                       f"{pages[page]}")
         view = view_of(RulesPageButton(kind, page, "prev", disabled=page == 0),
                        RulesPageButton(kind, page, "next", disabled=page >= len(pages) - 1))
         if edit:
-            await interaction.response.edit_message(content=content[:2000], view=view)
+            await interaction.response.edit_message(content=content, view=view)
         else:
-            await reply(interaction, content[:2000], ephemeral=True, view=view)
+            await reply(interaction, content, ephemeral=True, view=view)
 
     @app_commands.command(name="history", description="Your last finished games")
     async def history(self, interaction: discord.Interaction) -> None:
@@ -347,3 +333,6 @@ class Games(commands.GroupCog, group_name="games",
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Games(bot))
+    # /help comes with the lobby until bot/app.py lists "cogs.help" among its extensions.
+    if "cogs.help" not in bot.extensions:
+        await bot.load_extension("cogs.help")
