@@ -25,7 +25,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.engine.slideslam.data import LETTERS
+from bot.names import plain_name
 from rendering.canvas import MARGIN, SUBTITLE_SIZE, new_canvas, title_bar, title_bar_height
 from rendering.colours import (GRID, HIGHLIGHT, INK, MUTED, PANEL, PAPER, TEXT, Colour,
                                die_colours, hex_colour, mix, player_colour, readable_on)
@@ -54,8 +54,11 @@ MIDDLE = hex_colour("#f2f4f8")          # the middle line
 VEIL = hex_colour("#323844")            # a hidden half
 
 CELL_MAX = 72           # square size for the default 6 columns
-BOARD_MAX_WIDTH = 560   # wider boards get smaller squares
+# Discord shows a picture about 550 px wide: the whole picture is designed at 540 px, so no text
+# is scaled down on screen; wider boards get smaller squares instead of a wider picture.
+DESIGN_WIDTH = 540
 LABEL = 26              # the coordinate strips around the board
+NAME_MAX = 18           # characters of a player's name on a picture
 PLATE_H = 66
 GAP = 10
 WALL_H = 30
@@ -119,7 +122,7 @@ class BoardLayout:
 
 
 def _cell_size(columns: int) -> int:
-    return min(CELL_MAX, BOARD_MAX_WIDTH // columns)
+    return min(CELL_MAX, (DESIGN_WIDTH - 2 * (MARGIN + LABEL)) // columns)
 
 
 # --- small drawing helpers ----------------------------------------------------------------------
@@ -179,11 +182,59 @@ def _path_mask(points: list[tuple[float, float]], width: float,
 
 # --- the title and the words --------------------------------------------------------------------
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufe0f"
+_NOTDEF: dict[bool, bytes] = {}
 
 
-def headline(view: dict[str, Any], room: float | None = None) -> tuple[str, str]:
+def _has_glyph(ch: str, bold: bool = False) -> bool:
+    """Whether the shipped font draws `ch` (not its empty "missing glyph" box)."""
+    fnt = font(16, bold=bold)
+    if bold not in _NOTDEF:
+        _NOTDEF[bold] = _mask(fnt, "\U0010fffd")
+    try:
+        return _mask(fnt, ch) != _NOTDEF[bold]
+    except Exception:
+        return False
+
+
+def _mask(fnt, ch: str) -> bytes:
+    m = fnt.getmask(ch)
+    return bytes(str(m.size), "ascii") + bytes(m)
+
+
+def drawable(text: str) -> str:
+    """`text` with what the shipped font cannot draw (emoji, CJK, ...) replaced by one "?" per
+    run and invisible characters dropped, so a name never shows as a row of empty boxes."""
+    out: list[str] = []
+    for ch in str(text):
+        if ch in _INVISIBLE or not ch.isprintable():
+            continue
+        if ch.isascii() or _has_glyph(ch):
+            out.append(ch)
+        elif not out or out[-1] != "?":
+            out.append("?")
+    return "".join(out).strip() or "?"
+
+
+def _names(view: dict[str, Any]) -> list[str]:
+    """The players' names as the view gives them (Markdown escapes removed)."""
+    given = view.get("names") or []
+    return [plain_name(str(given[s])) if s < len(given) and given[s] else f"Player {s + 1}"
+            for s in (0, 1)]
+
+
+def _player(view: dict[str, Any], seat: int, *, drawn: bool = True) -> str:
+    """A player's name for the picture (drawable, at most NAME_MAX characters), or as it is
+    for the alt text (`drawn=False`)."""
+    name = _names(view)[seat]
+    if not drawn:
+        return name
+    name = drawable(name)
+    return name if len(name) <= NAME_MAX else name[:NAME_MAX - 1].rstrip() + "…"
+
+
+def headline(view: dict[str, Any], room: float | None = None,
+             drawn: bool = True) -> tuple[str, str]:
     """The title (whose turn, which phase) and the subtitle (game, board, counters); with
     `room` (pixels), the game's full name only when the subtitle still fits."""
     cols, rows = view["columns"], view["rows"]
@@ -192,11 +243,13 @@ def headline(view: dict[str, Any], room: float | None = None) -> tuple[str, str]
     result = view.get("result")
     if result is not None:
         winners = result["winners"]
-        title = ("Game over · " + " & ".join(_player(w) for w in winners) + " wins"
+        title = ("Game over · " + " & ".join(_player(view, w, drawn=drawn) for w in winners)
+                 + " wins"
                  if winners else "Game over · a draw")
     elif phase == "placement":
         if view["you"] is not None:
-            title = f"Your placement · {_player(view['you'])} ({SEAT_WORDS[view['you']]})"
+            title = (f"Your placement · {_player(view, view['you'], drawn=drawn)} "
+                     f"({SEAT_WORDS[view['you']]})")
             sub.append("only you see this")
         else:
             title = "The Wall of Unknowing · placing dice"
@@ -210,11 +263,11 @@ def headline(view: dict[str, Any], room: float | None = None) -> tuple[str, str]
             seat = view["pending"]["defender"]
         doing = {"slide": "to slide", "slam": "to slam or end",
                  "response": "to answer the slam"}[phase]
-        title = f"Turn {view['turn']} · {_player(seat)} {doing}"
+        title = f"Turn {view['turn']} · {_player(view, seat, drawn=drawn)} {doing}"
     if phase not in ("placement", "first_player"):
         st = view["stalemate"]
         if st["limit"]:
-            sub.append(f"quiet turns {st['quiet_turns']}/{st['limit']}")
+            sub.append(f"{st['quiet_turns']} of {st['limit']} turns without damage")
     if view["options"].get("stun"):
         sub.append("stun rule")
     full = " · ".join([f"{GAME_NAME}: Dice Is Not Bend!"] + sub[1:])
@@ -244,7 +297,7 @@ def _slam_word(s: dict[str, Any]) -> str:
     return "Super Slam" if s["super"] else "Slam"
 
 
-def footer_lines(view: dict[str, Any]) -> list[tuple[str, Colour]]:
+def footer_lines(view: dict[str, Any], drawn: bool = True) -> list[tuple[str, Colour]]:
     """What the highlights mean and what happens next, one paragraph per fact."""
     out: list[tuple[str, Colour]] = []
     phase = view["phase"]
@@ -256,7 +309,8 @@ def footer_lines(view: dict[str, Any]) -> list[tuple[str, Colour]]:
                         "The wall comes down when both are ready.", TEXT))
         else:
             other = 1 - view["you"]
-            out.append((f"{_player(other)} is " + ("ready." if conf[other] else "still placing."),
+            out.append((f"{_player(view, other, drawn=drawn)} is "
+                        + ("ready." if conf[other] else "still placing."),
                         MUTED))
         return out
     if phase == "first_player":
@@ -267,14 +321,16 @@ def footer_lines(view: dict[str, Any]) -> list[tuple[str, Colour]]:
     slide, slam, pending = view.get("last_slide"), view.get("last_slam"), view.get("pending")
     if _recent(view, slide):
         steps = len(slide["path"]) - 1
-        out.append((f"Last slide: {_player(slide['owner'])}'s {slide['die']} {slide['from']} → "
+        out.append((f"Last slide: {_player(view, slide['owner'], drawn=drawn)}'s {slide['die']} "
+                    f"{slide['from']} → "
                     f"{slide['to']} ({steps} step{'s' if steps != 1 else ''}).", HIGHLIGHT))
     if pending is not None:
         hit = ", ".join(f"{t['die']} at {t['square']} {t['health']}→{t['after']}"
                         for t in pending["targets"])
         out.append((f"{_slam_word(pending)} by {pending['die']} at {pending['square']} would "
                     f"hit {hit}.", SLAM))
-        out.append((f"{_player(pending['defender'])}: say DICE IS NOT BEND! (bend one of them, "
+        out.append((f"{_player(view, pending['defender'], drawn=drawn)}: say DICE IS NOT BEND! "
+                    "(save one of them, "
                      f"spends the Power Token) or pass, within {pending['seconds']} s.", TEXT))
     elif _recent(view, slam):
         extra = " (predicted)" if slam.get("predicted") else ""
@@ -284,11 +340,13 @@ def footer_lines(view: dict[str, Any]) -> list[tuple[str, Colour]]:
         out.append((result["reason"][:1].upper() + result["reason"][1:] + ".", TEXT))
         return out
     if view.get("slide_skipped") and phase == "slam":
-        out.append((f"None of {_player(view['current'])}'s dice can move: slide skipped.", MUTED))
+        out.append((f"None of {_player(view, view['current'], drawn=drawn)}'s dice can move: "
+                    "slide skipped.", MUTED))
     if view.get("no_super_slam") and phase in ("slide", "slam"):
         out.append(("First turn: no Super Slam (a normal slam is fine).", MUTED))
     if view.get("can_awaken"):
-        out.append((f"{_player(view['current'])} may awaken a die now (once per game).", MUTED))
+        out.append((f"{_player(view, view['current'], drawn=drawn)} may awaken a die now (once "
+                    "per game).", MUTED))
     return out
 
 
@@ -303,14 +361,15 @@ def _die_words(d: dict[str, Any]) -> str:
 def alt_text(view: dict[str, Any]) -> str:
     """A short description of the same facts as the picture, for screen readers."""
     cols, rows = view["columns"], view["rows"]
-    title, _ = headline(view)
+    title, _ = headline(view, drawn=False)
     parts = [f"{GAME_NAME}, {cols}×{rows} board. {title.rstrip('?')}."]
     phase = view["phase"]
     if phase == "placement":
         conf = view["placement"]["confirmed"]
         if view["you"] is None:
             parts.append("The Wall of Unknowing hides both halves. " + "; ".join(
-                f"{_player(s)} {'ready' if c else 'placing'}" for s, c in enumerate(conf)) + ".")
+                f"{_player(view, s, drawn=False)} {'ready' if c else 'placing'}"
+                for s, c in enumerate(conf)) + ".")
         else:
             seat = view["you"]
             lo, hi = view["halves"][seat]
@@ -320,26 +379,26 @@ def alt_text(view: dict[str, Any]) -> str:
             left = view["placement"]["unplaced"] or []
             parts.append("Still to place: " + ", ".join(map(str, left)) + "." if left
                          else "All six placed." + (" Confirmed." if conf[seat] else ""))
-        for text, _ in footer_lines(view)[1 if view["you"] is None else 0:]:
+        for text, _ in footer_lines(view, drawn=False)[1 if view["you"] is None else 0:]:
             parts.append(text)
         return " ".join(parts)
     for seat in (0, 1):
         mine = [d for d in view["dice"] if d["owner"] == seat]
-        lost = [k for k in view["removed"] if _owner_of(k) == seat]
-        words = [f"{_player(seat)} ({SEAT_WORDS[seat]}): "
+        lost = _lost(view, seat)
+        words = [f"{_player(view, seat, drawn=False)} ({SEAT_WORDS[seat]}): "
                  + (", ".join(_die_words(d) for d in mine) or "no dice")]
         words.append("Power Token " + ("spent" if view["tokens_used"][seat] else "held"))
         words.append("awakening " + ("used" if view["awakened_used"][seat] else "unused"))
         if lost:
             words.append("lost " + ", ".join(lost))
         parts.append("; ".join(words) + ".")
-    parts.extend(text for text, _ in footer_lines(view))
+    parts.extend(text for text, _ in footer_lines(view, drawn=False))
     return " ".join(parts)
 
 
-def _owner_of(letter: str) -> int:
-    """Whose die a letter names (the view lists destroyed dice by letter only)."""
-    return 0 if letter in LETTERS[0] else 1
+def _lost(view: dict[str, Any], seat: int) -> list[str]:
+    """The letters of `seat`'s destroyed dice (the view says whose)."""
+    return list((view.get("lost") or [[], []])[seat])
 
 
 # --- the board ----------------------------------------------------------------------------------
@@ -446,13 +505,14 @@ def _draw_die(draw: ImageDraw.ImageDraw, b: BoardLayout, d: dict[str, Any], *,
         _pill(draw, (x0 - f + badge * 0.45, y0 - f + badge * 0.45), "★", HIGHLIGHT, size=badge)
         _pill(draw, (x1 + f - badge * 0.5, y1 + f - badge * 0.5), d["letter"], frame, size=badge)
         if d["stunned"]:
-            _pill(draw, (x0 + badge, y1 + f - badge * 0.5), "stun", STUN, size=badge - 3)
+            _pill(draw, (x0 + badge, y1 + f - badge * 0.5), "stun", STUN,
+                  size=max(11, badge - 3))
     else:
         fnt = font(size, bold=True)
         ty = (y1 + f + cy1) / 2 + 1
         cx = (cx0 + cx1) / 2
         if d["stunned"]:
-            tag = max(10, size - 4)
+            tag = max(11, size - 4)
             tag_w = font(tag, bold=True).getlength("stun") + tag
             cx -= (tag_w + 3) / 2
             _pill(draw, (cx + fnt.getlength(d["letter"]) / 2 + 3 + tag_w / 2, ty), "stun",
@@ -483,7 +543,8 @@ def _board_badge(draw: ImageDraw.ImageDraw, b: BoardLayout, square: str, text: s
     x0, y0, x1, _ = b.box(square)
     fnt_size = max(11, round(b.cell * 0.18))
     w = font(fnt_size, bold=True).getlength(text) + fnt_size
-    _pill(draw, (x1 - w / 2 - 1, y0 + fnt_size / 2 + 5), text, fill, size=fnt_size)
+    # at the very top of the square: the die's face below it stays readable
+    _pill(draw, (x1 - w / 2 - 1, y0 + fnt_size / 2 + 2), text, fill, size=fnt_size)
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, b: BoardLayout, view: dict[str, Any]) -> None:
@@ -614,10 +675,12 @@ def _draw_plate(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
     # name, status pill, second line
     tx = x0 + 14 + side + 14
     name_font = font(21, bold=True)
-    name = _player(seat) + (" (you)" if view.get("you") == seat else "")
+    you = " (you)" if view.get("you") == seat else ""
     room = right - tx
     status = _plate_status(view, seat)
-    name = fit_text(name, name_font, room - (110 if status else 0))
+    # the name is clipped, never the "(you)" after it
+    name = fit_text(_player(view, seat), name_font,
+                    room - (110 if status else 0) - name_font.getlength(you)) + you
     draw.text((tx, y0 + 29), name, font=name_font, fill=TEXT, anchor="ls")
     if status:
         nx = tx + name_font.getlength(name) + 10
@@ -626,14 +689,14 @@ def _draw_plate(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
         w = pf.getlength(label) + 16
         _pill(draw, (nx + w / 2, y0 + 22), label, colour, size=13)
     dice = [d for d in view["dice"] if d["owner"] == seat]
-    lost = [k for k in view["removed"] if _owner_of(k) == seat]
+    lost = _lost(view, seat)
     info_font = font(15)
     if placing:
         line = f"{SEAT_WORDS[seat]} · rows {view['halves'][seat][0]}–{view['halves'][seat][1]}"
     else:
         if dice:
             count = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}"
-            facts = [count, f"health {sum(d['health'] for d in dice)}"]
+            facts = [count, f"{sum(d['health'] for d in dice)} health in all"]
         else:
             facts = ["no dice left"]
         if lost:
@@ -765,7 +828,7 @@ def _draw_hidden_board(draw: ImageDraw.ImageDraw, b: BoardLayout, view: dict[str
             draw.line((x, y0, x, y1), fill=mix(VEIL, GRID, 0.6))
         ready = view["placement"]["confirmed"][seat]
         cy = (y0 + y1) / 2
-        draw_centred(draw, (b.x + b.width / 2, cy - 14), f"{_player(seat)}",
+        draw_centred(draw, (b.x + b.width / 2, cy - 14), f"{_player(view, seat)}",
                      font=font(26, bold=True), fill=TEXT)
         draw_centred(draw, (b.x + b.width / 2, cy + 20),
                      "ready ✓" if ready else "placing in secret…",
@@ -825,3 +888,18 @@ def render(view: dict[str, Any]) -> Picture:
     if _is_preview(view):
         return render_preview(view)
     return _render_board(view)
+
+
+# --- the offline `python -m bot render` tool ------------------------------------------------------
+
+def public_picture(view: dict[str, Any]) -> Picture:
+    """The board everybody sees (the thread's picture) from a public view."""
+    return render(view)
+
+
+def seat_picture(view: dict[str, Any]) -> Picture | None:
+    """A seat's private panel picture: during the Wall of Unknowing, their own half and the
+    dice still to place; afterwards the panel shows the public board, so there is none."""
+    if _is_preview(view):
+        return render_preview(view)
+    return None

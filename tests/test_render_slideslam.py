@@ -277,9 +277,9 @@ def test_super_slam_cross_destroyed_dice_awakening_and_game_over():
     view = views[-1]
     pic = render(view)
     check(pic)
-    assert "Game over · Player 2 wins" in pic.alt
+    assert "Game over · player 2 wins" in pic.alt  # the record names its players so
     assert "Player 1 has no dice left" in pic.alt
-    assert "Player 1 (white): no dice" in pic.alt
+    assert "player 1 (white): no dice" in pic.alt
 
 
 def test_old_highlights_fade():
@@ -385,3 +385,82 @@ def test_deterministic_and_preview_falls_back_to_the_board():
     before = json.dumps(view, sort_keys=True)
     render(view)
     assert json.dumps(view, sort_keys=True) == before
+
+
+# --- legible at 550 px, names, and the offline render tool (issues #12, #13) -----------------------
+
+def played(options: dict, steps: int, names=("Ada Lovelace", "Bartholomew"), seed: int = 3):
+    """A position after random placement and `steps` random moves (slams preferred)."""
+    import random
+    g = GAME.new(2, options, names=list(names))
+    rng = random.Random(seed)
+    for seat in (0, 1):
+        squares = rng.sample(g.view(seat)["placement"]["free"], 6)
+        values = g.view(seat)["placement"]["unplaced"]
+        g.apply(seat, "place " + " ".join(f"{s}={v}" for s, v in zip(squares, values)))
+        g.apply(seat, "confirm")
+    g.apply(CHANCE, "roll 1")
+    for _ in range(steps):
+        if g.result is not None:
+            break
+        seat = g.actors()[0]
+        legal = g.legal(seat)
+        slams = [m for m in legal if m.startswith("slam ")]
+        g.apply(seat, rng.choice(slams) if slams and rng.random() < 0.7 else rng.choice(legal))
+    return g
+
+
+DESIGN_WIDTH = 540
+
+
+@pytest.mark.parametrize("options", [{}, {"columns": 9, "rows": 10}],
+                         ids=["typical 6x8", "largest 9x10"])
+def test_every_text_stays_legible_at_550_px(options):
+    """Issue #13: at Discord's ~550 px display width, every font the picture draws with is at
+    least 11 px tall, and the picture is no wider than its design width (so nothing shrinks)."""
+    from rendering.fonts import displayed_px, recorded_sizes
+    g = played(options, 14)
+    fresh = GAME.new(2, options, names=["Ada Lovelace", "Bartholomew"])
+    fresh.apply(0, "place " + " ".join(f"{s}={v}" for s, v in zip(
+        fresh.view(0)["placement"]["free"][:3], [6, 5, 4])))
+    views = [g.view(None), g.view(0), g.view(1), fresh.view(None), fresh.view(0)]
+    while g.result is None:            # on to a response window and the end, if they come
+        seat = g.actors()[0]
+        g.apply(seat, sorted(g.legal(seat))[-1])
+        if g.phase == "response":
+            views.append(g.view(None))
+    views.append(g.view(None))
+    for view in views:
+        with recorded_sizes() as sizes:
+            pic = render(view)
+        img = check(pic)
+        assert img.width <= DESIGN_WIDTH, img.width
+        small = [s for s in sizes if displayed_px(s, img.width) < 11]
+        assert sizes and not small, (view["phase"], sorted(set(small)))
+
+
+def test_pictures_name_the_players_and_draw_odd_names_cleanly():
+    g = played({}, 4, names=("Zoë 🎲🎲 the Unbreakable Champion of Dice", "李小龍"))
+    view = g.view(None)
+    pic = render(view)
+    check(pic)
+    # the alt text keeps the names as they are; the picture never says "Player 1"
+    assert "Zoë 🎲🎲 the Unbreakable Champion of Dice (white)" in pic.alt
+    assert "李小龍 (black)" in pic.alt and "Player 1" not in pic.alt
+    from rendering.slideslam import _player, drawable
+    drawn = _player(view, 0)
+    assert drawn.startswith("Zoë ?") and drawn.endswith("…") and len(drawn) <= 18
+    assert "🎲" not in drawn and drawable("李小龍") in ("?", "李小龍")
+    assert headline(view)[0].count("?") <= 2
+
+
+def test_public_and_seat_pictures_for_the_render_tool():
+    from rendering.slideslam import public_picture, seat_picture
+    fresh = GAME.new(2, names=["Ada", "Bo"])
+    fresh.apply(0, "place a1=6 b1=5")
+    mine = seat_picture(fresh.view(0))
+    assert mine is not None and "Your half, rows 1–4: A 6 at a1, B 5 at b1" in mine.alt
+    assert "a1" not in public_picture(fresh.view(None)).alt
+    g = played({}, 3)
+    assert seat_picture(g.view(0)) is None          # after the wall: the board is public
+    assert public_picture(g.view(None)).png == render(g.view(None)).png

@@ -14,7 +14,7 @@
 - `dice`: list of {letter, owner, health, start, square, awakened, stunned}, sorted by letter.
   During placement only the viewer's own placed dice are listed (nothing in the public view);
   from the moment both have confirmed, every die on the board, for everyone.
-- `removed`: letters of destroyed dice, in order.
+- `removed`: letters of destroyed dice, in order; `lost`: [player 1's, player 2's] of them.
 - `placement`: {confirmed: [bool, bool], mine: {square: health} | None (own placement, the
   viewer's seat only, during placement), unplaced: [healths still to place] | None}.
 - `tokens_used`: [bool, bool] (Power Token flipped to X); `awakened_used`: [bool, bool].
@@ -111,6 +111,7 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
         "first_player": g.first_player, "to_act": to_act,
         "dice": [_die(k, g.dice[k], g) for k in shown],
         "removed": list(g.removed),
+        "lost": [[k for k in g.removed if k in LETTERS[seat]] for seat in (0, 1)],
         "placement": {"confirmed": list(g.confirmed), "mine": mine, "unplaced": unplaced,
                       "next_letter": next_letter, "free": free},
         "tokens_used": list(g.tokens_used), "awakened_used": list(g.awakened_used),
