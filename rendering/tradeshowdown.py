@@ -1,7 +1,11 @@
 """TradeShowdown pictures: the fighters' business cards, the round's roll, the attack order.
 
-`render(view)` draws one combined picture of a round from `game.view(seat_or_None)`, fighters
-in a grid of two columns (2 to 6 fighters: one to three rows). Each fighter's panel shows:
+Designed for Discord's ~550 px display (every text at least 11 px there). `public_picture(view)`
+(the thread's board) draws two fighters as full panels in one column, three to six as compact
+tiles two to a row (name, status, the card in the ring with its slashes, the roll and attacks in
+a few plain lines); `seat_picture(view)` is a player's own panel picture: their fighter in full.
+Players are drawn by name (`view["names"]`), clipped, without glyphs the font lacks. A full
+panel shows:
 
 - a header in the seat's colour with its status (standing / defeated) and, below, the slashes
   taken and what the fighter is doing now (choosing, ready, its target);

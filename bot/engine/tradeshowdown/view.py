@@ -2,6 +2,8 @@
 
 `view(player)` (player None = the public) is a JSON dict:
 
+- `names`: the players' names by seat (what every text and picture calls them),
+  `need_target` (three or more fighters standing: each names a target),
 - `kind`, `round`, `round_limit`, `phase` ("choose" | "roll" | "window" | "attack" | "over"),
   `you` (the viewer's seat or None), `waiting_for` (seats that must act now; "chance" while
   the dice roll), `result` (None, or {"winners": [...], "reason": str}).
@@ -19,12 +21,19 @@
   - `rolls` ([{"size", "value"}]), `depth`, `sets` ([{"height", "width"}] as rolled),
   - `attacks` ([{"rolled", "height", "width", "depth", "clawed", "intimidated"}]) once the
     window is revealed,
-  - only in the viewer's own entry: `tag_pending` (choose phase) and `plan` (window phase:
-    {"steps": [...], "attacks": [...], "intimidate": [...], "aside": [die indexes]}).
+  - `name`: the player's name,
+  - only in the viewer's own entry: `tag_pending` and `dice_list` (the dice of the supply one
+    by one, for a menu; choose phase), `plan` (window phase: {"steps": [...], "attacks":
+    [...], "intimidate": [...], "aside": [die indexes], "text": the plan in words}), and
+    `moves` while they may act: their legal moves by kind (`game.move_groups`: dice, target,
+    tag, set, claw, intimidate, combo, undo, done, slash, best, special, pencil, hold).
 - `attack_order`: [{"seat", "kind" ("set" | "special"), "card", "height", "width", "depth",
   "order", "done"}] for this round, once revealed (else []).
 - `pending`: None, or the attack being made now: {"seat", "stage" ("redirect" | "special" |
-  "slash"), "target", "reach" (height), "slashes_left", "width"}.
+  "slash"), "target", "reach" (height), "slashes_left", "width", "moves" (the attacker's
+  moves by kind: attacks are public)}; while slashing also "slashable" ([{"position", "digit",
+  "slashes"}]: the digits in reach that are not X'd) and "best" (the rest of the attack
+  best-first as one move, `slash 8 8 6`).
 """
 from __future__ import annotations
 
