@@ -2,6 +2,9 @@
 
   commands                      print the slash command tree as JSON and check Discord's limits
   replay FILE                   replay a game record; print the final public view and outcome
+  render FILE [--at N] --out DIR
+                                draw the record's position after N entries (default: the end):
+                                the public board and each seat's panel, as PNG files
   selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
                                 play one game of random legal moves and write its record
   migrate --to postgresql://... [--from FILE]
@@ -106,18 +109,30 @@ def _bug(what: str) -> int:
 
 def read_record(path: str):
     """The record in `path`, checked whole; RecordError (one line) when it cannot be one."""
-    from .engine.records import Record, RecordError
+    from .render_cli import read_record as read
+    return read(path)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from .engine.records import RecordError, ReplayError
+    from .render_cli import render_position
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read the file ({getattr(e, 'strerror', None) or e})")
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise RecordError("the JSON is nested too deeply to be a game record") from None
-    except ValueError as e:
-        raise RecordError(f"not JSON ({e})") from None
-    return Record.from_json(data)
+        written = render_position(read_record(args.file), args.at, Path(args.out))
+    except RecordError as e:
+        print(f"cannot render {args.file}: {e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except ReplayError as e:
+        print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
+              f"{e.error}", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as e:
+        print(f"cannot write to {args.out}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except Exception:
+        return _bug(f"rendering {args.file} crashed")
+    for path in written:
+        print(path)
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -199,6 +214,12 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("commands", help="print and validate the slash command tree")
     p = sub.add_parser("replay", help="replay a game record")
     p.add_argument("file")
+    p = sub.add_parser("render", help="draw a record's pictures (public board, each seat's "
+                                      "panel) as PNG files")
+    p.add_argument("file")
+    p.add_argument("--at", type=int, metavar="N",
+                   help="after the first N entries (default: the end)")
+    p.add_argument("--out", required=True, metavar="DIR")
     p = sub.add_parser("selfplay", help="play one random game and write its record")
     p.add_argument("game")
     p.add_argument("--seed", type=int, required=True)
@@ -213,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         return _run_bot()
     return {"commands": cmd_commands, "replay": cmd_replay, "selfplay": cmd_selfplay,
+            "render": cmd_render,
             "migrate": cmd_migrate}[
         args.command](args)
 

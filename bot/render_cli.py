@@ -1,0 +1,71 @@
+"""`python -m bot render RECORD [--at N] --out DIR`: the pictures of a record's position.
+
+Replays the record to its first N entries (default: all of them) and writes the public board
+and each seat's private panel picture as PNG files named `<game>-public-at<N>.png` and
+`<game>-seat<k>-at<N>.png` (k = 1, 2, ... as in the record's actor numbers) — for players
+reviewing a game and for anyone checking the layouts. Each rendering module draws the board
+with `public_picture(view)` and a panel with `seat_picture(view)` (None: that seat has no
+picture of its own); a module without them draws both with `render(view)`.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from .engine.core import Game
+from .engine.records import Record, RecordError, replay
+
+
+def read_record(path: str | Path) -> Record:
+    """The record in `path`, checked whole; RecordError (one line) when it cannot be one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the file ({getattr(e, 'strerror', None) or e})")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise RecordError("the JSON is nested too deeply to be a game record") from None
+    except ValueError as e:
+        raise RecordError(f"not JSON ({e})") from None
+    return Record.from_json(data)
+
+
+def renderers(kind: str) -> tuple[Callable[[dict], Any], Callable[[dict], Any]]:
+    """The game's (public, seat) picture functions."""
+    module = importlib.import_module(f"rendering.{kind}")
+    fallback = getattr(module, "render")
+    return (getattr(module, "public_picture", None) or fallback,
+            getattr(module, "seat_picture", None) or fallback)
+
+
+def position(record: Record, at: int | None) -> tuple[Game, int]:
+    """The game after the first `at` entries (None: every entry)."""
+    total = len(record.entries)
+    n = total if at is None else at
+    if not 0 <= n <= total:
+        raise RecordError(f"--at {at}: the record has {total} entries, so N runs from 0 to "
+                          f"{total}")
+    partial = Record(record.kind, record.options, record.players, record.seed,
+                     record.entries[:n], None)
+    return replay(partial), n
+
+
+def render_position(record: Record, at: int | None, out: Path) -> list[Path]:
+    """Write the position's pictures into `out`; the files written, public board first."""
+    game, n = position(record, at)
+    public, seat_picture = renderers(record.kind)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    jobs: list[tuple[str, Callable[[dict], Any], int | None]] = [("public", public, None)]
+    jobs += [(f"seat{s + 1}", seat_picture, s) for s in range(game.players)]
+    for label, draw, seat in jobs:
+        picture = draw(game.view(seat))
+        if picture is None:  # this seat has nothing private to show
+            continue
+        path = out / f"{record.kind}-{label}-at{n}.png"
+        path.write_bytes(picture.png)
+        written.append(path)
+    return written
