@@ -17,12 +17,14 @@ planned banners. `render_odds` draws one simulated flick's chances (`odds.flick_
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.engine.diemen import board
+from bot.names import plain_name
 from bot.engine.diemen.odds import OUTCOME_NAMES, OUTCOMES
 from rendering.canvas import MARGIN, new_canvas, title_bar, title_bar_height
 from rendering.colours import (BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PANEL, PAPER, PLAIN_DIE,
@@ -35,17 +37,20 @@ from rendering.text import draw_centred, fit_text, wrap_text
 
 # --- geometry ------------------------------------------------------------------------------------
 
-SCALE = 5                          # pixels per floor unit
-FLOOR_W = board.FLOOR_LENGTH * SCALE   # 800: the floor's length runs across the picture
-FLOOR_H = board.FLOOR_WIDTH * SCALE    # 500
-WIDTH = FLOOR_W + 2 * MARGIN
-PLATE_H = 92                       # a Die-Man's name plate and damage bar
-BANNER_R = 27                      # banner spot circle radius (front row to customers: 50 px)
-CUSTOMER_R = 16
-STAND_W, STAND_H = 84, 108         # a stand spot (along the floor, across it)
-SSB_R = 17                         # a Super Sale Banner on the Stand
-DIE = 34                           # the rolled value on an arrow
-FOOTER_ROW = 44
+# Made for Discord's 550 px display: 600 px wide, so text of 12 px still shows 11 px there
+# (rendering.fonts.displayed_px); nothing smaller carries game information.
+SCALE = 3.5                        # pixels per floor unit
+FLOOR_W = round(board.FLOOR_LENGTH * SCALE)   # 560: the floor's length runs across the picture
+FLOOR_H = round(board.FLOOR_WIDTH * SCALE)    # 350
+WIDTH = FLOOR_W + 2 * MARGIN       # 600
+PLATE_H = 80                       # a Die-Man's name plate and damage bar
+BANNER_R = 19                      # banner spot circle radius (front row to customers: 35 px)
+CUSTOMER_R = 12
+STAND_W, STAND_H = 58, 76          # a stand spot (along the floor, across it)
+SSB_R = 11                         # a Super Sale Banner on the Stand
+DIE = 26                           # the rolled value on an arrow
+FOOTER_ROW = 32
+LABEL = 13                         # spot labels: 13 px shows 11.9 px at 550 px
 FRONT_BAND = (8, 24)               # the front area, floor units from the middle line
 LOSING = 20                        # rulings, "Damage"
 PLATE_TOP = title_bar_height("subtitle") + 12   # every board has a subtitle
@@ -150,8 +155,81 @@ def _glyph(draw: ImageDraw.ImageDraw, centre, mask: Image.Image, colour: Colour)
 
 # --- small text helpers ---------------------------------------------------------------------------
 
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufe0f"
+
+
+def _mask_bytes(fnt, ch: str) -> bytes:
+    mask = fnt.getmask(ch)
+    return bytes(str(mask.size), "ascii") + bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph_cached(ch: str, size: int) -> bool:
+    fnt = font(size)
+    try:
+        # A character the font lacks is drawn as its "missing" box: the same mask as a
+        # private-use character no font here has.
+        return _mask_bytes(fnt, ch) != _mask_bytes(fnt, "\U0010fffd")
+    except Exception:
+        return False
+
+
+def _has_glyph(ch: str, fnt) -> bool:
+    return ch.isspace() or _has_glyph_cached(ch, 16)
+
+
+def drawable(text: str, fnt=None) -> str:
+    """`text` with what the shipped font cannot draw (emoji, CJK, ...) replaced by one "?" per
+    run and invisible characters dropped, so a name never shows as a row of empty boxes."""
+    fnt = fnt or font(16)
+    out: list[str] = []
+    for ch in str(text):
+        if ch in _INVISIBLE or not ch.isprintable():
+            continue
+        if ch.isascii() or (unicodedata.category(ch)[0] in "LNPZ" and _has_glyph(ch, fnt)):
+            out.append(ch)
+        elif not out or out[-1] != "?":
+            out.append("?")
+    return "".join(out).strip() or "?"
+
+
+def _name(name: str, limit: int = 16) -> str:
+    """A player's name for a picture: Markdown escapes removed, drawable, at most `limit`
+    characters."""
+    text = drawable(plain_name(str(name)))
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+_NAMES: list[str] = ["P1", "P2"]   # set per picture from the view (one picture at a time)
+
+
 def _who(seat: int) -> str:
-    return board.SIDE_NAMES[seat]
+    return _NAMES[seat]
+
+
+def _use_names(view: dict[str, Any]) -> None:
+    names = view.get("names") or [s.get("name") for s in view["sides"]]
+    _NAMES[:] = [_name(n or board.SIDE_NAMES[i]) for i, n in enumerate(names)]
+
+
+def _where(label: str | None) -> str:
+    """`P2:F2` -> "Bea's F2" (`the middle` for none)."""
+    if not label or label == "middle":
+        return "the middle"
+    seat, spot = board.split_label(label)
+    return f"{_who(seat)}'s {spot}"
+
+
+def _rel(label: str | None, by: int) -> str:
+    """A spot as the flicker's rival's bare spot ("B1") or the flicker's own ("own F1")."""
+    if not label or label == "middle":
+        return "the middle"
+    seat, spot = board.split_label(label)
+    return spot if seat != by else f"own {spot}"
+
+
+def _wheres(labels: list[str]) -> str:
+    return ", ".join(_where(x) for x in labels)
 
 
 def _spot_of(label: str) -> str:
@@ -188,15 +266,15 @@ def _flick_words(f: dict[str, Any], *, short: bool = False) -> str:
     """`P2 flick 2/2, Called Shot at P1:B1: rolled 6, clean hit; fell P1:B1; +12 to P1`."""
     head = f"{_who(f['by'])} flick {f['number']}/{f['of']}"
     if f["called"]:
-        head += f", Called Shot at {f['called']}"
+        head += f", Called Shot at {_where(f['called'])}"
     elif f["to"]:
-        head += f" at {f['to']}"
+        head += f" at {_where(f['to'])}"
     parts = [f"rolled {f['value']}", _outcome_words(f)]
     tail = []
     if f["fell"] and not f["off"]:
-        tail.append("fell " + ", ".join(f["fell"]))
+        tail.append("fell " + _wheres(f["fell"]))
     if f["other"]:
-        tail.append("knocked off own Stand " + ", ".join(f["other"]))
+        tail.append("knocked off own Stand " + _wheres(f["other"]))
     added = [f"+{a} to {_who(i)}" for i, a in enumerate(f["added"]) if a]
     tail.append(", ".join(added) if added else "no damage")
     if short:
@@ -226,7 +304,7 @@ def _subtitle(view: dict[str, Any]) -> str:
     if phase in ("flick", "review", "switch") and f:
         words = f"flick {f['number']} of {f['of']}" + (" (Bonus)" if ti.get("bonus") else "")
         if f.get("called"):
-            words += f", Called Shot at {f['called']}"
+            words += f", Called Shot at {_where(f['called'])}"
         if phase == "review":
             words += f" · {_who(1 - a)} to accept or dispute"
         if phase == "switch":
@@ -248,7 +326,7 @@ def _footer_lines(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]
         r = f["report"]
         lines.append(f"Report under review: rolled {r['value']}, "
                      + ("off the floor" if r["off"] else
-                        ("fell " + ", ".join(r["fell"]) if r["fell"] else "nothing fell")))
+                        ("fell " + _wheres(r["fell"]) if r["fell"] else "nothing fell")))
     if f and f.get("pending"):
         p = f["pending"]
         lines.append(f"Rolled {p['value']}: {OUTCOME_NAMES.get(p['outcome'], p['outcome'])}; "
@@ -265,16 +343,17 @@ def _footer_lines(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]
 
 def render(view: dict[str, Any]) -> Picture:
     """The Sales Floor for a public view (`view(None)`) or a seat's own view."""
+    _use_names(view)
     status, flicks = _footer_lines(view)
-    status_font = font(17)
+    status_font = font(14)
     status_wrapped = [ln for s in status for ln in wrap_text(s, status_font, FLOOR_W)]
     title = f"{view.get('title', 'Crazy Die-Man is Unbreakable!')} · {view['mode']}"
     subtitle = _subtitle(view)
 
     top_plate, floor_top = PLATE_TOP, FLOOR_TOP
     footer_top = floor_top + FLOOR_H + 14
-    footer_h = (len(status_wrapped) * 24 + (8 if status_wrapped else 0)
-                + (30 + len(flicks) * FOOTER_ROW if flicks else 0) + 30)
+    footer_h = (len(status_wrapped) * 20 + (8 if status_wrapped else 0)
+                + (26 + len(flicks) * FOOTER_ROW if flicks else 0) + 24)
     height = footer_top + footer_h + MARGIN - 6
 
     img, draw = new_canvas(WIDTH, height)
@@ -284,8 +363,22 @@ def render(view: dict[str, Any]) -> Picture:
     _floor(draw, view, floor_top)
     _flick_arrows(draw, flicks, floor_top)
     _aim_marks(draw, view, floor_top)
+    _spot_labels(draw, view, floor_top)   # last: arrows and dice never hide a spot's name
     _footer(draw, view, status_wrapped, flicks, footer_top)
     return to_png(img, alt_text(view), "diemen-board.png")
+
+
+def public_picture(view: dict[str, Any]) -> Picture:
+    """The public board (for `python -m bot render`)."""
+    return render(view)
+
+
+def seat_picture(view: dict[str, Any]) -> Picture | None:
+    """A seat's private picture: its planned banners during the secret set-up; None once
+    nothing is private (the public board shows everything then)."""
+    if not view.get("my_setup"):
+        return None
+    return render(view)
 
 
 def _plate(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int) -> None:
@@ -299,11 +392,6 @@ def _plate(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int)
     result = view.get("result")
     draw_rounded(draw, (x0, top, x1, top + PLATE_H), 10, fill=PANEL,
                  outline=HIGHLIGHT if waiting else GRID, width=3 if waiting else 1)
-    # name chip
-    chip = (x0 + 12, top + 12, x0 + 64, top + 44)
-    draw_rounded(draw, chip, 7, fill=pc.fill)
-    draw_centred(draw, ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2), side["name"],
-                 font=font(20, bold=True), fill=pc.text)
     # tag: whose move / outcome
     tag = None
     tag_colour = HIGHLIGHT
@@ -316,27 +404,33 @@ def _plate(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int)
             tag, tag_colour = "DRAW", MUTED
     elif view["phase"] == "setup":
         done = (view.get("setup_done") or [False, False])[seat]
-        tag, tag_colour = ("banners set ✓", TEXT) if done else ("choosing…", HIGHLIGHT)
+        tag, tag_colour = ("banners set", TEXT) if done else ("choosing…", HIGHLIGHT)
     elif waiting:
         tag = "▶ to play" if seat == view.get("active") else "▶ to answer"
     elif seat == view.get("active"):
         tag, tag_colour = "their turn", TEXT
-    draw.text((chip[2] + 12, top + 44), "Property Damage", font=font(16), fill=MUTED,
-              anchor="ls")
+    tag_font = font(13, bold=True)
+    tag_w = tag_font.getlength(tag) + 8 if tag else 0
+    # the name, in the side's colour, clipped to the room the tag leaves
+    name_font = font(17, bold=True)
+    draw.rectangle((x0 + 10, top + 10, x0 + 16, top + 28), fill=pc.fill)
+    draw.text((x0 + 22, top + 19), fit_text(_who(seat), name_font, x1 - x0 - 40 - tag_w),
+              font=name_font, fill=TEXT, anchor="lm")
     if tag:
-        draw.text((chip[2] + 12, top + 9), tag, font=font(15, bold=True), fill=tag_colour,
-                  anchor="lt")
+        draw.text((x1 - 12, top + 19), tag, font=tag_font, fill=tag_colour, anchor="rm")
+    draw.text((x0 + 12, top + 50), "Property Damage (20 loses)", font=font(13), fill=MUTED,
+              anchor="ls")
     dmg = side["damage"]
-    big = font(34, bold=True)
+    big = font(24, bold=True)
     num_colour = TEXT if dmg < 15 else (HIGHLIGHT if dmg < LOSING else PAPER)
     out = f"/{LOSING}"
-    small = font(18, bold=True)
-    draw.text((x1 - 14, top + 42), out, font=small, fill=MUTED, anchor="rs")
-    draw.text((x1 - 14 - small.getlength(out) - 2, top + 42), str(dmg), font=big,
+    small = font(14, bold=True)
+    draw.text((x1 - 12, top + 51), out, font=small, fill=MUTED, anchor="rs")
+    draw.text((x1 - 12 - small.getlength(out) - 2, top + 51), str(dmg), font=big,
               fill=num_colour, anchor="rs")
     # the bar: 20 segments, filled up to the damage
-    bx0, bx1 = x0 + 12, x1 - 14
-    by0, by1 = top + 56, top + PLATE_H - 12
+    bx0, bx1 = x0 + 12, x1 - 12
+    by0, by1 = top + 57, top + PLATE_H - 10
     seg_w = (bx1 - bx0) / LOSING
     for i in range(LOSING):
         sx0 = bx0 + i * seg_w
@@ -366,10 +460,10 @@ def _floor(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
             else (mid_x + FRONT_BAND[0] * SCALE, mid_x + FRONT_BAND[1] * SCALE)
         fx0, fx1 = sorted((near, far))
         draw.rectangle((fx0, top, fx1 - 1, top + FLOOR_H - 1), fill=mix(BACKGROUND, pc.fill, 0.24))
-        draw.text(((fx0 + fx1) / 2, top + 8), "FRONT", font=font(13, bold=True),
+        draw.text(((fx0 + fx1) / 2, top + 6), "FRONT", font=font(LABEL, bold=True),
                   fill=mix(TEXT, pc.fill, 0.3), anchor="mt")
         bx = _xy(seat, "B2", top)[0]
-        draw.text((bx, top + 8), "BACK", font=font(13, bold=True), fill=MUTED, anchor="mt")
+        draw.text((bx, top + 6), "BACK", font=font(LABEL, bold=True), fill=MUTED, anchor="mt")
         # stands
         for spot in board.STAND_SPOTS:
             _stand_spot(draw, side, seat, spot, top)
@@ -389,20 +483,19 @@ def _floor(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
                 _glyph(draw, c, _person_mask(2 * CUSTOMER_R - 6), INK)
             else:
                 _ring(draw, c, CUSTOMER_R, GRID, 2)
-                draw_centred(draw, c, spot, font=font(11, bold=True), fill=MUTED)
         if view["phase"] == "setup" and not planned:
             done = (view.get("setup_done") or [False, False])[seat]
             msg = "banners set in secret" if done else "setting up banners…"
             cx = (_xy(seat, "F2", top)[0] + _xy(seat, "B2", top)[0]) / 2
-            f = font(16, bold=True)
-            w = f.getlength(msg) + 24
-            cy = top + FLOOR_H - 26
-            draw_rounded(draw, (cx - w / 2, cy - 15, cx + w / 2, cy + 15), 8, fill=PANEL,
+            f = font(14, bold=True)
+            w = f.getlength(msg) + 20
+            cy = top + FLOOR_H - 20
+            draw_rounded(draw, (cx - w / 2, cy - 12, cx + w / 2, cy + 12), 8, fill=PANEL,
                          outline=GRID)
             draw_centred(draw, (cx, cy), msg, font=f, fill=TEXT)
     # the middle line, dashed
-    for y in range(top, top + FLOOR_H, 14):
-        draw.line((mid_x, y, mid_x, min(y + 8, top + FLOOR_H - 1)), fill=TEXT, width=2)
+    for y in range(top, top + FLOOR_H, 12):
+        draw.line((mid_x, y, mid_x, min(y + 7, top + FLOOR_H - 1)), fill=TEXT, width=2)
     draw.rectangle((MARGIN - 1, top - 1, MARGIN + FLOOR_W, top + FLOOR_H), outline=GRID, width=2)
 
 
@@ -421,14 +514,14 @@ def _aim_marks(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> Non
         if stand_lab in marked:
             draw_rounded(draw, (sx - STAND_W / 2 - 6, sy - STAND_H / 2 - 6, sx + STAND_W / 2 + 6,
                                 sy + STAND_H / 2 + 6), 12, outline=HIGHLIGHT, width=3)
-            _odds_tag(draw, (sx, sy - STAND_H / 2 - 13),
+            _odds_tag(draw, (sx, sy - STAND_H / 2 - 11),
                       "called" if stand_lab == flick.get("called") else "aim")
         elif stand_lab in odds:
-            _odds_badge(draw, (sx, sy - STAND_H / 2 - 13), odds[stand_lab])
+            _odds_badge(draw, (sx, sy - STAND_H / 2 - 11), odds[stand_lab])
         for spot in board.BANNER_SPOTS:
             c = _xy(seat, spot, top)
             lab = board.label(seat, spot)
-            above = (c[0], c[1] - BANNER_R - 11)
+            above = (c[0], c[1] - BANNER_R - 10)
             if lab in marked:
                 _ring(draw, c, BANNER_R + 7, HIGHLIGHT, 3)
                 _odds_tag(draw, above, "called" if lab == flick.get("called") else "aim")
@@ -443,52 +536,85 @@ def _stand_spot(draw: ImageDraw.ImageDraw, side: dict[str, Any], seat: int, spot
     box = (cx - STAND_W / 2, cy - STAND_H / 2, cx + STAND_W / 2, cy + STAND_H / 2)
     if side["stand"] != spot:
         draw_rounded(draw, box, 8, outline=GRID, width=2)
-        draw_centred(draw, (cx, cy), spot, font=font(15, bold=True), fill=MUTED)
         return
     draw_rounded(draw, box, 8, fill=mix(pc.fill, BACKGROUND, 0.62), outline=pc.fill, width=3)
-    draw.text((cx, box[1] + 7), "STAND", font=font(13, bold=True), fill=TEXT, anchor="mt")
-    draw.text((cx, box[3] - 6), spot, font=font(14, bold=True), fill=TEXT, anchor="mb")
     ssb = [b for b in side["banners"] if b.get("super_sale")]
     ssb.sort(key=lambda b: not b["up"])
     if not ssb:
         return
     n = len(ssb)
     for i, b in enumerate(ssb):
-        bx = cx + (i - (n - 1) / 2) * (2 * SSB_R + 4)
+        bx = cx + (i - (n - 1) / 2) * (2 * SSB_R + 3)
         c = (bx, cy + 1)
         if b["up"]:
             _disc(draw, c, SSB_R, pc.fill)
             _ring(draw, c, SSB_R, TEXT, 2)
-            _glyph(draw, c, _flag_mask(2 * SSB_R - 10, False), pc.text)
+            _glyph(draw, c, _flag_mask(2 * SSB_R - 6, False), pc.text)
         else:
             _disc(draw, c, SSB_R, KNOCKED)
-            _glyph(draw, c, _flag_mask(2 * SSB_R - 10, True), mix(KNOCKED, TEXT, 0.55))
+            _glyph(draw, c, _flag_mask(2 * SSB_R - 6, True), mix(KNOCKED, TEXT, 0.55))
 
 
 def _banner_spot(draw: ImageDraw.ImageDraw, c, spot: str, state: str | None, seat: int, *,
                  planned: bool, secret: bool) -> None:
+    """The spot's banner (standing, knocked or planned) or an empty ring; its name is drawn
+    later by `_spot_labels`, over arrows and dice."""
     pc = _side_colour(seat)
-    label_font = font(14, bold=True)
-    below = (c[0], c[1] + BANNER_R + 11)
     if state == "up":
         _disc(draw, c, BANNER_R, pc.fill)
         _ring(draw, c, BANNER_R, mix(pc.fill, PAPER, 0.55), 2)
-        _glyph(draw, c, _flag_mask(2 * BANNER_R - 14, False), pc.text)
-        draw_centred(draw, below, spot, font=label_font, fill=TEXT)
-        return
-    if state == "down":
+        _glyph(draw, c, _flag_mask(2 * BANNER_R - 10, False), pc.text)
+    elif state == "down":
         _disc(draw, c, BANNER_R, KNOCKED)
-        _glyph(draw, c, _flag_mask(2 * BANNER_R - 14, True), mix(KNOCKED, TEXT, 0.6))
-        draw_centred(draw, below, f"{spot} down", font=label_font, fill=MUTED)
-        return
-    if planned:
+        _glyph(draw, c, _flag_mask(2 * BANNER_R - 10, True), mix(KNOCKED, TEXT, 0.6))
+    elif planned:
         _disc(draw, c, BANNER_R, mix(pc.fill, BACKGROUND, 0.55))
         _ring(draw, c, BANNER_R, pc.fill, 3)
-        _glyph(draw, c, _flag_mask(2 * BANNER_R - 14, False), mix(pc.text, pc.fill, 0.3))
-        draw_centred(draw, below, f"{spot} plan", font=label_font, fill=TEXT)
-        return
-    _ring(draw, c, BANNER_R, GRID, 2)
-    draw_centred(draw, c, "?" if secret else spot, font=font(15, bold=True), fill=MUTED)
+        _glyph(draw, c, _flag_mask(2 * BANNER_R - 10, False), mix(pc.text, pc.fill, 0.3))
+    else:
+        _ring(draw, c, BANNER_R, GRID, 2)
+
+
+def _label(draw: ImageDraw.ImageDraw, c, text: str, fill: Colour, back: Colour) -> None:
+    """A spot's name on a small plate of the floor's colour (an arrow under it stops short)."""
+    f = font(LABEL, bold=True)
+    w = f.getlength(text) + 6
+    draw_rounded(draw, (c[0] - w / 2, c[1] - 8, c[0] + w / 2, c[1] + 8), 4, fill=back)
+    draw_centred(draw, c, text, font=f, fill=fill)
+
+
+def _spot_labels(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
+    """Every spot's name, drawn after arrows, dice and aim marks so none of them covers it."""
+    viewer = _viewer_seat(view)
+    for seat in (0, 1):
+        pc = _side_colour(seat)
+        side = view["sides"][seat]
+        back = mix(BACKGROUND, pc.fill, 0.10)
+        planned = set(view.get("my_setup") or []) if viewer == seat else set()
+        secret = view["phase"] == "setup" and not side["banners"]
+        for spot in board.BANNER_SPOTS:
+            c = _xy(seat, spot, top)
+            state = side["spots"].get(spot)
+            below = (c[0], c[1] + BANNER_R + 9)
+            if state == "up":
+                _label(draw, below, spot, TEXT, back)
+            elif state == "down":
+                _label(draw, below, f"{spot} down", MUTED, back)
+            elif spot in planned:
+                _label(draw, below, f"{spot} plan", TEXT, back)
+            else:
+                _label(draw, c, "?" if secret and not planned else spot, MUTED, back)
+        for spot in board.CUSTOMER_SPOTS:
+            if spot not in side["customers"]:
+                _label(draw, _xy(seat, spot, top), spot, MUTED, back)
+        for spot in board.STAND_SPOTS:
+            cx, cy = _xy(seat, spot, top)
+            if side["stand"] != spot:
+                _label(draw, (cx, cy), spot, MUTED, back)
+            else:
+                stand_back = mix(pc.fill, BACKGROUND, 0.62)
+                _label(draw, (cx, cy - STAND_H / 2 + 11), "STAND", TEXT, stand_back)
+                _label(draw, (cx, cy + STAND_H / 2 - 11), spot, TEXT, stand_back)
 
 
 def _odds_badge(draw: ImageDraw.ImageDraw, c, odds: dict[str, Any]) -> None:
@@ -499,10 +625,10 @@ def _odds_badge(draw: ImageDraw.ImageDraw, c, odds: dict[str, Any]) -> None:
 
 def _odds_tag(draw: ImageDraw.ImageDraw, c, text: str) -> None:
     """A small yellow label above a spot: a chance, or "called"/"aim"."""
-    f = font(13, bold=True)
-    w = f.getlength(text) + 10
+    f = font(LABEL, bold=True)
+    w = f.getlength(text) + 8
     cx, cy = c
-    draw_rounded(draw, (cx - w / 2, cy - 9, cx + w / 2, cy + 9), 5, fill=HIGHLIGHT)
+    draw_rounded(draw, (cx - w / 2, cy - 8, cx + w / 2, cy + 8), 5, fill=HIGHLIGHT)
     draw_centred(draw, (cx, cy), text, font=f, fill=INK)
 
 
@@ -567,8 +693,8 @@ def _flick_arrows(draw: ImageDraw.ImageDraw, flicks: list[dict[str, Any]], top: 
         ux, uy = _unit(start, end)
         s = (start[0] + ux * (STAND_W / 2 - 6), start[1] + uy * (STAND_W / 2 - 6))
         e = (end[0] - ux * (DIE / 2 + 5), end[1] - uy * (DIE / 2 + 5))
-        draw_arrow(draw, s, e, mix(pc.text, BACKGROUND, 0.15), 9, head=22)
-        draw_arrow(draw, s, e, pc.fill, 5, head=18)
+        draw_arrow(draw, s, e, mix(pc.text, BACKGROUND, 0.15), 7, head=16)
+        draw_arrow(draw, s, e, pc.fill, 4, head=13)
         dice.append((f, end, word))
     for f, (mx, my), word in dice:
         pc = _side_colour(f["by"])
@@ -576,21 +702,21 @@ def _flick_arrows(draw: ImageDraw.ImageDraw, flicks: list[dict[str, Any]], top: 
         draw_die(draw, box, f["value"], highlight=pc.fill)
         if len(flicks) > 1:
             cx, cy = box[2] + 1, box[1] - 1
-            _disc(draw, (cx, cy), 10, pc.fill)
+            _disc(draw, (cx, cy), 9, pc.fill)
             draw_centred(draw, (cx, cy), str(f["number"]), font=font(12, bold=True),
                          fill=pc.text)
         if word:
-            below = my + DIE / 2 + 14
-            if below + 10 > top + FLOOR_H:
-                below = my - DIE / 2 - 14
+            below = my + DIE / 2 + 11
+            if below + 9 > top + FLOOR_H:
+                below = my - DIE / 2 - 11
             _tag(draw, (mx, below), word, pc)
 
 
 def _tag(draw: ImageDraw.ImageDraw, centre, text: str, pc) -> None:
-    f = font(13, bold=True)
-    w = f.getlength(text) + 10
+    f = font(LABEL, bold=True)
+    w = f.getlength(text) + 8
     cx, cy = centre
-    draw_rounded(draw, (cx - w / 2, cy - 9, cx + w / 2, cy + 9), 5, fill=INK, outline=pc.fill,
+    draw_rounded(draw, (cx - w / 2, cy - 8, cx + w / 2, cy + 8), 5, fill=INK, outline=pc.fill,
                  width=2)
     draw_centred(draw, (cx, cy), text, font=f, fill=TEXT)
 
@@ -598,38 +724,42 @@ def _tag(draw: ImageDraw.ImageDraw, centre, text: str, pc) -> None:
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], status: list[str],
             flicks: list[dict[str, Any]], top: int) -> None:
     y = top
-    status_font = font(17)
+    status_font = font(14)
     for line in status:
         draw.text((MARGIN, y), line, font=status_font, fill=HIGHLIGHT, anchor="lt")
-        y += 24
+        y += 20
     if status:
         y += 8
     if flicks:
         f0 = flicks[0]
         draw.text((MARGIN, y), f"Last flicks (turn {f0['turn']}, {_who(f0['by'])}, "
-                  f"{f0['mode']})", font=font(16, bold=True), fill=MUTED, anchor="lt")
-        y += 30
-        row_font = font(17)
+                  f"{f0['mode']})", font=font(14, bold=True), fill=MUTED, anchor="lt")
+        y += 24
+        row_font = font(13)
         for f in flicks:
             pc = _side_colour(f["by"])
             draw_die(draw, (MARGIN + 4, y, MARGIN + 4 + DIE, y + DIE), f["value"],
                      highlight=pc.fill)
-            x = MARGIN + DIE + 18
+            x = MARGIN + DIE + 14
             head = f"{f['number']}/{f['of']}"
-            draw.text((x, y + DIE / 2), head, font=font(17, bold=True), fill=TEXT, anchor="lm")
-            x += 44
-            aim = (f"Called {f['called']}" if f["called"] else
-                   (f"at {f['to']}" if f["to"] else "no target"))
-            text = f"{aim} · {_outcome_words(f)} · {_flick_words(f, short=True)}"
+            draw.text((x, y + DIE / 2), head, font=font(14, bold=True), fill=TEXT, anchor="lm")
+            x += 34
+            aim = (f"Called {_rel(f['called'], f['by'])}" if f["called"] else
+                   (f"at {_rel(f['to'], f['by'])}" if f["to"] else "no target"))
+            fell = ("fell " + ", ".join(_rel(x, f["by"]) for x in f["fell"])
+                    if f["fell"] and not f["off"] else "")
+            added = ", ".join(f"+{a} to {_who(i)}" for i, a in enumerate(f["added"]) if a)
+            text = " · ".join(x for x in (aim, _outcome_words(f), fell,
+                                          added or "no damage") if x)
             draw.text((x, y + DIE / 2), fit_text(text, row_font, WIDTH - MARGIN - x),
                       font=row_font, fill=TEXT, anchor="lm")
             y += FOOTER_ROW
     supply = view.get("supply")
     legend = (f"Customers in supply: {supply}" if supply is not None else "")
-    draw.text((MARGIN, y + 4), legend, font=font(15), fill=MUTED, anchor="lt")
-    key = "filled = standing · grey = knocked · die = value rolled"
-    draw.text((WIDTH - MARGIN, y + 4), fit_text(key, font(14), WIDTH - 2 * MARGIN - 260),
-              font=font(14), fill=MUTED, anchor="rt")
+    draw.text((MARGIN, y + 4), legend, font=font(13), fill=MUTED, anchor="lt")
+    key = "filled = standing · grey = knocked · die = number rolled"
+    draw.text((WIDTH - MARGIN, y + 4), fit_text(key, font(13), WIDTH - 2 * MARGIN - 170),
+              font=font(13), fill=MUTED, anchor="rt")
 
 
 # --- alt text -------------------------------------------------------------------------------------
@@ -658,6 +788,7 @@ def _side_alt(view: dict[str, Any], seat: int) -> str:
 
 def alt_text(view: dict[str, Any]) -> str:
     """A short description of the picture, from the view alone."""
+    _use_names(view)
     parts = [f"{view.get('title', 'Crazy Die-Man is Unbreakable!')} ({view['mode']}). "
              f"{_subtitle(view)}."]
     parts += [_side_alt(view, seat) for seat in (0, 1)]
@@ -671,7 +802,7 @@ def alt_text(view: dict[str, Any]) -> str:
         r = f["report"]
         parts.append(f"Report under review: rolled {r['value']}, "
                      + ("off the floor" if r["off"] else
-                        ("fell " + ", ".join(r["fell"]) if r["fell"] else "nothing fell"))
+                        ("fell " + _wheres(r["fell"]) if r["fell"] else "nothing fell"))
                      + ".")
     if view.get("result"):
         parts.append("Result: " + view["result"]["reason"] + ".")
@@ -685,8 +816,13 @@ ODDS_ROW = 34
 _GOOD = ("clean", "pair", "neighbour")
 
 
+ODDS_ROW_NAMES = {"clean": "knocks the target alone", "pair": "target + a banner beside it",
+                  "neighbour": "misses, knocks one beside it", "customer": "knocks a customer",
+                  "miss": "lands, knocks nothing", "off": "flies off the floor"}
+
+
 def render_odds(odds: dict[str, Any], target: str | None = None, *,
-                seat: int | None = None) -> Picture:
+                seat: int | None = None, names: list[str] | None = None) -> Picture:
     """One simulated flick's chances (`odds.flick_odds` output) as a bar per outcome.
 
     `target`: the aimed spot ("P2:F2", "middle"), for the title; `seat`: the flicker, whose
@@ -694,11 +830,17 @@ def render_odds(odds: dict[str, Any], target: str | None = None, *,
     Banner (drawn separately) gets its own bar when it can happen.
     """
     pc = player_colour(seat if seat is not None else 0)
-    where = "the middle" if target in (None, "middle") else target
+    if target in (None, "middle"):
+        where = "the middle"
+    else:
+        t_seat, t_spot = board.split_label(target)
+        who = _name(names[t_seat]) if names else board.SIDE_NAMES[t_seat]
+        where = f"{who}'s {t_spot}"
     title = ("Called Shot at " if odds.get("called") else "Flick at ") + where
-    sub = ("no target: only a miss" if odds.get("band") is None
-           else f"band {odds['band']} · {odds['distance']} units from your Stand")
-    rows = [(OUTCOME_NAMES[o], int(odds["outcomes"].get(o, 0)), o) for o in OUTCOMES]
+    sub = ("no target: nothing of your rival's can fall" if odds.get("band") is None
+           else f"{round(odds['distance'])} floor units from your Stand (farther: less "
+                "accurate)")
+    rows = [(ODDS_ROW_NAMES[o], int(odds["outcomes"].get(o, 0)), o) for o in OUTCOMES]
     if odds.get("self_knock"):
         rows.append(("Super Sale Banner off your Stand (+6)", int(odds["self_knock"]), "self"))
     top = title_bar_height(sub) + 14

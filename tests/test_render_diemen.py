@@ -70,7 +70,7 @@ def check_picture(p: Picture) -> Image.Image:
     assert 0 < len(p.png) < MAX_PNG_BYTES
     img = decode(p)
     assert img.width == WIDTH
-    assert 600 <= img.height <= 1200
+    assert 500 <= img.height <= 1000
     assert p.alt.startswith("Crazy Die-Man is Unbreakable!")
     return img
 
@@ -82,7 +82,7 @@ def close(a, b, tol: int = 40) -> bool:
 def disc_pixel(img: Image.Image, side: int, spot: str):
     """A pixel inside a banner spot's disc, clear of the flag drawn in its middle."""
     x, y = spot_centre(side, spot)
-    return img.getpixel((round(x + 22), round(y)))
+    return img.getpixel((round(x + 14), round(y)))
 
 
 # --- the secret set-up --------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def test_public_setup_shows_no_banners_whatever_was_chosen():
     first = pictures[0]
     assert all(p.png == first.png and p.alt == first.alt for p in pictures)
     img = check_picture(first)
-    assert "P1 done, P2 choosing" in first.alt
+    assert "Player 1 done, Player 2 choosing" in first.alt
     assert "set up in secret" in first.alt and "B2" not in first.alt and "F3" not in first.alt
     # no banner drawn in P1's colour on any banner spot
     for spot in ("F1", "F2", "F3", "B1", "B2", "B3"):
@@ -142,20 +142,20 @@ def test_simulated_midgame_floor_and_last_flicks():
     p = render(v)
     img = check_picture(p)
     alt = p.alt
-    assert "(simulated)" in alt and "P2 to play" in alt and "Reposition" in alt
-    assert "P1 Property Damage 19 of 20" in alt and "P2 Property Damage 6 of 20" in alt
+    assert "(simulated)" in alt and "Player 2 to play" in alt and "Reposition" in alt
+    assert "Player 1 Property Damage 19 of 20" in alt and "Player 2 Property Damage 6 of 20" in alt
     assert "Stand S2 with 2 Super Sale Banners up" in alt and "customers C1 C3" in alt
-    assert "Called Shot at P1:B1: rolled 6, clean hit" in alt and "+12 to P1" in alt
-    assert "at P1:F2: rolled 3, miss on the floor" in alt
+    assert "Called Shot at Player 1's B1: rolled 6, clean hit" in alt and "+12 to Player 1" in alt
+    assert "at Player 1's F2: rolled 3, miss on the floor" in alt
     # standing banners in the owner's colour, the knocked one not
     assert close(disc_pixel(img, 1, "F1"), player_colour(1).fill)
     assert close(disc_pixel(img, 0, "B3"), player_colour(0).fill)
     assert not close(disc_pixel(img, 0, "B1"), player_colour(0).fill)
     # customers stand on P1's C1 and C3 (ivory), not on C2
     cx, cy = spot_centre(0, "C1")
-    assert sum(img.getpixel((round(cx) + 12, round(cy)))) > 600
+    assert sum(img.getpixel((round(cx) + 9, round(cy)))) > 600
     cx, cy = spot_centre(0, "C2")
-    assert sum(img.getpixel((round(cx) + 12, round(cy)))) < 300
+    assert sum(img.getpixel((round(cx) + 9, round(cy)))) < 300
 
 
 def test_physical_flicks_off_the_floor_and_a_report_under_review():
@@ -163,16 +163,16 @@ def test_physical_flicks_off_the_floor_and_a_report_under_review():
     p = render(g.view(None))
     check_picture(p)
     assert "(physical)" in p.alt
-    assert "Called Shot at P1:B2: rolled 5, off the floor" in p.alt
-    assert "fell P1:C2, P1:F2" in p.alt and "Stand S1" in p.alt
+    assert "Called Shot at Player 1's B2: rolled 5, off the floor" in p.alt
+    assert "fell Player 1's C2, Player 1's F2" in p.alt and "Stand S1" in p.alt
     run(g, "2 done", "1 flick 1", "1 called F1", "1 result 3 hit=F1,B2")
     v = g.view(None)
     assert v["phase"] == "review"
     p = render(v)
     check_picture(p)
-    assert "P2 to accept or dispute" in p.alt
-    assert "Report under review: rolled 3, fell P2:F1, P2:B2" in p.alt
-    assert "Called Shot at P2:F1" in p.alt
+    assert "Player 2 to accept or dispute" in p.alt
+    assert "Report under review: rolled 3, fell Player 2's F1, Player 2's B2" in p.alt
+    assert "Called Shot at Player 2's F1" in p.alt
 
 
 def test_simulated_aim_prompt_and_self_knock():
@@ -187,9 +187,9 @@ def test_simulated_aim_prompt_and_self_knock():
     run(g, "1 aim middle", "c roll miss 2 yes", "1 aim F3", "c roll neighbour 4", "c roll F2")
     p = render(g.view(None))
     check_picture(p)
-    assert "knocked off own Stand P1:S2" in p.alt and "+6 to P1" in p.alt
+    assert "knocked off own Stand Player 1's S2" in p.alt and "+6 to Player 1" in p.alt
     assert "Stand S2 with 1 Super Sale Banner knocked off" in p.alt
-    assert "neighbour only; fell P2:F2" in p.alt
+    assert "neighbour only; fell Player 2's F2" in p.alt
 
 
 def test_game_over():
@@ -199,8 +199,8 @@ def test_game_over():
     assert v["phase"] == "over"
     p = render(v)
     check_picture(p)
-    assert "game over: P1 wins" in p.alt
-    assert "P2 Property Damage 22 of 20" in p.alt
+    assert "game over: Player 1 wins" in p.alt
+    assert "Player 2 Property Damage 22 of 20" in p.alt
     assert "reached 22 Property Damage" in p.alt
 
 
@@ -237,8 +237,60 @@ def test_render_odds_bar_chart():
     img = decode(p)
     assert p.filename == "diemen-odds.png" and len(p.png) < MAX_PNG_BYTES
     assert 300 <= img.width <= 800 and 150 <= img.height <= 500
-    assert "Called Shot at P2:F2" in p.alt and "band A" in p.alt
-    assert "clean hit 33%" in p.alt and "miss on the floor 43%" in p.alt
+    assert "Called Shot at P2's F2" in p.alt and "75 floor units" in p.alt
+    assert "knocks the target alone 33%" in p.alt and "lands, knocks nothing 43%" in p.alt
     assert render_odds(odds, "P2:F2", seat=0).png == p.png
     middle = render_odds(g.view(None)["odds"]["aim"]["middle"], "middle")
-    assert "Flick at the middle" in middle.alt and "miss on the floor 100%" in middle.alt
+    assert "Flick at the middle" in middle.alt and "lands, knocks nothing 100%" in middle.alt
+
+
+# --- legible at Discord's 550 px (issue #13) ----------------------------------------------------
+
+NAMES = ["Ada Lovelace-Byron the Third", "Bartholomew 🎲🎲 Überflick"]
+
+
+def crowded() -> DieMen:
+    """Both Stands with Super Sale Banners, customers on both sides, a Called Shot prompt with
+    the chances on every spot, long names with emoji."""
+    g = DieMen.new(2, {"mode": "simulated"}, names=NAMES)
+    run(g, "1 banners F1 F2 B1 B3", "2 banners F1 F2 B2 B3", "c roll 1",
+        "1 flick 1 aim=middle", "c roll miss 2", "1 supersale F1", "1 done",
+        "2 flick 1 aim=middle", "c roll miss 3", "2 supersale B3", "2 done",
+        "1 flick 0", "1 done", "1 customer C2",
+        "2 flick 2", "2 aim F2", "c roll miss 3 yes")
+    return g
+
+
+@pytest.mark.parametrize("make", [simulated_midgame, physical_midgame, crowded])
+def test_every_text_shows_at_least_11_px_at_550(make):
+    from rendering.fonts import displayed_px, recorded_sizes
+    g = make()
+    for seat in (None, 0, 1):
+        with recorded_sizes() as sizes:
+            p = render(g.view(seat))
+        img = decode(p)
+        assert img.width <= WIDTH == 600
+        assert sizes and min(displayed_px(sz, img.width) for sz in sizes) >= 11, sorted(sizes)
+        assert len(p.png) < 1_000_000
+
+
+def test_names_are_drawn_clipped_and_drawable():
+    g = crowded()
+    p = render(g.view(None))
+    # the alt text keeps the names whole; the picture draws a '?' for what the font lacks
+    assert "Ada Lovelace-Byron the Third" in p.alt
+    from rendering.diemen import drawable
+    assert "🎲" not in drawable(NAMES[1]) and "Bartholomew" in drawable(NAMES[1])
+    assert "Ü" in drawable(NAMES[1])
+
+
+def test_public_and_seat_pictures_for_the_render_tool():
+    from rendering.diemen import public_picture, seat_picture
+    g = crowded()
+    pub = public_picture(g.view(None))
+    assert pub.png == render(g.view(None)).png
+    assert seat_picture(g.view(1)) is None   # nothing private once the banners are revealed
+    setup = DieMen.new(2, {"mode": "physical"})
+    setup.apply(0, "banners F1 F3 B2 B3")
+    own = seat_picture(setup.view(0))
+    assert own is not None and "Your planned banners: F1 F3 B2 B3" in own.alt
