@@ -1,45 +1,36 @@
 """KAPLOOM! in Discord (`/kaploom ...`): the Discord side of the `kaploom` engine.
 
-A thin adapter: every click and command becomes a move in the notation
-(docs/notation/kaploom.md) handed to `tables.play`; the engine decides, and its refusals reach
-the player ephemerally in its own words ("POW needs M E. d2 fills E. Nothing fits M ...").
+A thin adapter: the engine decides and words every move (`game.describe`), groups a player's
+legal moves as they are chosen (the view's `menu`) and computes the sums (the view's `attack` /
+`defense`); this cog only lays them out as components and hands the chosen move to
+`tables.play`. Refusals reach the player ephemerally in the engine's own words.
 
-Commands (group `/kaploom`, plus `board`, `panel`, `move` from GameCog):
-- `challenge opponent [side] [supers] [timer]`: a duel; you are player 1. `supers` names your
-  super and your opponent's ("Tough Nut, Victor Kane"), one name (yours), or "none"; each is
-  checked against its side.
-- `team [side] [supers] [timer]`: an open 2 vs 2 table for exactly four players; teams go by
-  seat order (the host and the first to join against the next two), as the join note says.
-- `actions [board] [public]`: the action board, as a picture and as text from the engine's
-  action table (GameCog's `board` stays what it is everywhere: the current game's board).
-- `dice [player]`: anyone's dice (the six faces of each), unattached faces, locked-in
-  abilities and health, from the PUBLIC view: never the faces rolled behind the screen.
+Commands (group `/kaploom`, plus `panel`, `move` from GameCog):
+- `challenge opponent [side] [supers] [timer]`: a duel. `supers` names your super and your
+  opponent's ("Tough Nut, Victor Kane"), one name (yours), or "none".
+- `team [side] [supers] [timer]`: an open 2 vs 2 table for exactly four players.
+- `board [board] [public]`: the printed action board, as a picture and as text.
+- `table`: the running game's board, to you alone. `dice [player]`: anyone's dice (public).
 - `assign action dice`: Phase 1 typed (autocomplete offers what your unplaced dice can fill).
 
-Phase 1 (secret, everyone at once) happens in each player's panel (DM; the thread offers an
-ephemeral panel when DMs are closed): the roll as a picture and text, two selects of the
-actions the unplaced dice can still fill (attack/defense; immediate/power up/Duo), then a
-select of the fitting dice for the chosen action (the engine's own legal `assign` moves for
-it, narrowed step by step when there are more than 25), a select to take dice off an action,
-the 2 vs 2 pointer buttons, and Lock In. Immediate actions resolve at once; the thread only
-hears their names ("Player 2 used TIME JUMP!"). Nothing else of Phase 1 reaches the thread
-until the reveal, which lists both boards, the attack and defense sums and the health changes.
-Power Up (Phase 3) is a panel for the player whose turn it is, in turn order: a select per
-action with choices (GROW colour, POWER ON / UPGRADE / TRADE IN / BIG BANG faces, ...),
-attach/detach, buttons for the rest, Take and Done.
+Phase 1 (secret, everyone at once) happens in each player's panel (DM, or the ephemeral panel
+when DMs are closed): the roll as a picture, a select of attack/defense actions and one of the
+other actions the unplaced dice can fill, then a select of the fitting dice for the chosen
+action (narrowed step by step when there are more than 25 ways), a select to take dice off an
+action, the 2 vs 2 target buttons and Lock In. The panel shows only its owner's facts, so
+another player's move never changes it (and never clears a half-made choice). Power Up is a
+panel for the player whose turn it is: a button or a select per action, faces to attach or
+detach, Take and Done. Every legal move is on a component; typing stays an alternative.
 
-Pictures come from rendering.kaploom (`render` for the thread and Power Up panels,
-`render_roll` for the Phase 1 panel, `render_action_board` for `board`); when one fails
-that message is sent as text. The round timer is the engine's: when it runs out
-the table plays `lock` for whoever is still assigning (whatever is placed is locked in).
-
-Components of our own (`KpSelect`) carry `kp:<tag>:<game>:<seat>:<panel version>`, so they work
-after a restart, refuse anyone but the seat they were made for, and go stale with the seat's
-next move like every secret panel (Tables._check_version).
+Components are the shared `GameItem` family (`g:<game>:<version>:<tag>[:<arg>]`): `mv`/`ms`
+play a move; `kpa` (choose an action: the dice select appears) and `kpp` (the dice select,
+which may narrow) are this game's own tags.
 """
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import re
 from typing import Any, Callable
 
@@ -48,166 +39,84 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import CHANCE, Event, Game, RuleError, phrase_key
-from bot.engine.kaploom.combat import formula
-from bot.engine.kaploom.data import (ACTION_TABLE, ALL_ACTIONS, DUO_TABLE, FACE_NAMES,
-                                     SUPER_TABLE, SUPERS, Action)
-from bot.engine.kaploom.requirements import SYMBOLS
-from bot.gamecog import GameCog, Panel, clip, mention
+from bot.engine.kaploom import Kaploom
+from bot.gamecog import GameCog, Panel, clip, mention, on_component
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, Played, StaleMove
-from bot.ui import (MoveButton, TypeMoveButton, first_selected, game_cog, guarded, parse_version,
-                    reply, view_of)
-from rendering.kaploom import render, render_action_board, render_roll
+from bot.ui import (ComponentCall, GameItem, MoveButton, MoveSelect, TypeMoveButton, reply,
+                    view_of)
+from rendering.kaploom import public_picture, render_action_board, seat_picture
 
 KIND = "kaploom"
+SUPER_SIDES = Kaploom.super_sides()
 SIDE_CHOICES = [app_commands.Choice(name="hero", value="hero"),
                 app_commands.Choice(name="villain", value="villain")]
 BOARD_CHOICES = [app_commands.Choice(name="the base board (every player)", value="base")] + [
-    app_commands.Choice(name=f"{name} (super board, {SUPERS[name].side})", value=name)
-    for name in SUPERS] + [
+    app_commands.Choice(name=f"{name} (super board, {side})", value=name)
+    for name, side in SUPER_SIDES.items()] + [
     app_commands.Choice(name="the Duo board (2 vs 2)", value="duo"),
     app_commands.Choice(name="everything", value="all")]
-IMMEDIATE_VERBS = {"timejump": "TIME JUMP", "quickfix": "QUICK FIX", "pause": "PAUSE"}
-TIME_LOOP = "timeloop"          # the locked-in TIME LOOP ability (not the action TIME LOOP)
-DIE = re.compile(r"d\d+")
 SELECT_MAX = 25
 ROWS = 5
 PANEL_TEXT_MAX = 1900
-THREAD_BUDGET = 1500            # public lines per message; the rest goes in earlier messages
-PANEL_HEAD = "**KAPLOOM! — game #"
-NARROW = ">"                    # a select value that narrows the choice instead of playing
+NARROW = ">"                    # a dice-select value that narrows the list instead of playing
 
 
 # ---- reading the view ----------------------------------------------------------------------------
 
 def _dice(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Every die of the view by id, with its owner seat."""
-    out = {}
-    for p in view["players"]:
-        for d in p["dice"]:
-            out[d["id"]] = {**d, "owner": p["seat"]}
-    return out
+    return {d["id"]: {**d, "owner": p["seat"]} for p in view["players"] for d in p["dice"]}
 
 
 def _die_name(d: dict[str, Any]) -> str:
     if d["kind"] == "trait":
         return d["colour"]
     faces = "".join(f for f in d["faces"] if f != "_")
-    return f"action [{faces}]" if faces else "action []"
+    return f"action die [{faces}]"
 
 
-def _die_text(d: dict[str, Any] | None, die_id: str, face: bool = True) -> str:
+def _die_text(view: dict[str, Any], die_id: str) -> str:
     """`d2 yellow: Wild` (the face only when the view shows it)."""
+    d = _dice(view).get(die_id)
     if d is None:
         return die_id
     text = f"{die_id} {_die_name(d)}"
-    if face and d.get("up") is not None:
-        text += f": {FACE_NAMES[d['up']]}"
+    if d.get("up") is not None:
+        text += f": {view['face_names'][d['up']]}"
     return text
 
 
-def _faces_line(d: dict[str, Any]) -> str:
-    return " ".join(d["faces"])
+def _groups(view: dict[str, Any], *kinds: str) -> list[dict[str, Any]]:
+    return [g for g in view["menu"] if g["kind"] in kinds]
 
 
-def _role(p: dict[str, Any]) -> str:
-    return p["side"] + (f", {p['super']}" if p["super"] else "")
+def _group(view: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The menu group named `key` (an action's name, typed in any case and spacing)."""
+    want = phrase_key(key)
+    return next((g for g in view["menu"] if phrase_key(g["key"]) == want), None)
 
 
-def _placed(view: dict[str, Any], seat: int) -> dict[str, str]:
-    """die id -> the action it is on (own board and the Duo board), as the seat sees it."""
-    out: dict[str, str] = {}
-    for p in view["players"]:
-        for b in p["board"] or []:
-            for d in b["dice"]:
-                out[d] = b["action"]
-    for team in view["duo"]:
-        for b in team["board"] or []:
-            for d in b["dice"]:
-                out[d] = b["action"] + " (Duo)"
-    return out
-
-
-def move_action(move: str) -> str | None:
-    """The action a Phase 1 move is about (`assign POW d1 d2` -> POW; `timejump ...` -> TIME
-    JUMP; `timeloop reroll d3` -> the TIME LOOP ability key)."""
-    t = move.split()
-    if not t:
-        return None
-    if t[0] == "assign":
-        words = []
-        for x in t[1:]:
-            if DIE.fullmatch(x) or x.startswith("@"):
-                break
-            words.append(x)
-        return " ".join(words) or None
-    if t[0] in IMMEDIATE_VERBS:
-        return IMMEDIATE_VERBS[t[0]]
-    if t[0] == TIME_LOOP:
-        return TIME_LOOP
-    return None
-
-
-def _action_moves(legal: list[str], name: str) -> list[str]:
-    return [m for m in legal if move_action(m) == name]
-
-
-def narrow(moves: list[str], prefix: str = "") -> list[tuple[str, list[str]]]:
-    """At most 25 entries: (value, moves). A group of one is the move itself; a group of several
-    is a prefix to narrow on (the longest common beginning in whole words that keeps the list
-    within 25)."""
-    pool = [m for m in moves if not prefix or m == prefix or m.startswith(prefix + " ")]
+def narrow(entries: list[dict[str, Any]], prefix: tuple[str, ...] = ()
+           ) -> list[tuple[str, list[dict[str, Any]]]]:
+    """At most 25 select entries (value, moves) for one action's ways to fill it. A way is a
+    menu entry {"move", "uses", "rerolls"}; when there are more than 25, they are grouped by the
+    dice they use (first die, then all of them), and a group's value narrows the list
+    (`>d1,d2`) instead of playing."""
+    pool = [e for e in entries if tuple(e["uses"][:len(prefix)]) == prefix
+            or tuple(e["uses"]) == prefix]
     if len(pool) <= SELECT_MAX:
-        return [(m, [m]) for m in pool]
-    start = len(prefix.split()) + 1 if prefix else 1
-    longest = max(len(m.split()) for m in pool)
-    best: dict[str, list[str]] | None = None
-    for k in range(start, longest + 1):
-        groups: dict[str, list[str]] = {}
-        for m in pool:
-            groups.setdefault(" ".join(m.split()[:k]), []).append(m)
+        return [(e["move"], [e]) for e in pool]
+    for depth in range(len(prefix) + 1, max(len(e["uses"]) for e in pool) + 2):
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for e in pool:
+            groups.setdefault(tuple(e["uses"][:depth]), []).append(e)
+        if 1 < len(groups) <= SELECT_MAX:
+            return [(es[0]["move"], es) if len(es) == 1 else (NARROW + ",".join(key), es)
+                    for key, es in groups.items()]
         if len(groups) > SELECT_MAX:
             break
-        best = groups
-    if best is None or len(best) < 2:  # no way to split it: the first 25 (the rest typed)
-        return [(m, [m]) for m in pool[:SELECT_MAX]]
-    return [(ms[0], ms) if len(ms) == 1 else (NARROW + key, ms) for key, ms in best.items()]
-
-
-def _cog(interaction: discord.Interaction) -> "KaploomCog":
-    return game_cog(interaction, KIND, "KAPLOOM!")
-
-
-# ---- persistent components of this game -----------------------------------------------------------
-
-class KpSelect(discord.ui.DynamicItem[discord.ui.Select],
-               template=r"kp:(?P<tag>[a-z]+):(?P<gid>\d+):(?P<seat>\d+):(?P<ver>p?\d+)"):
-    """A select on a KAPLOOM! panel: `kp:<tag>:<game>:<seat>:<version>`. Tags `atk` and `act`
-    choose an action (then the dice select appears); every other tag's values are moves, or a
-    `>prefix` that narrows a long list."""
-
-    def __init__(self, tag: str, game_id: int, seat: int, version: int | str,
-                 options: list[discord.SelectOption] | None = None,
-                 placeholder: str = "Choose"):
-        self.tag, self.game_id, self.seat, self.version = tag, game_id, seat, version
-        options = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(
-            custom_id=f"kp:{tag}:{game_id}:{seat}:{version}", placeholder=placeholder[:150],
-            options=options[:SELECT_MAX]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(match["tag"], int(match["gid"]), int(match["seat"]), parse_version(match["ver"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work():
-            value = first_selected(interaction, "Pick one entry from the list.")
-            await _cog(interaction).on_select(interaction, self.tag, self.game_id, self.seat,
-                                              self.version, value)
-        await guarded(interaction, work)
-
-
-DYNAMIC_ITEMS = (KpSelect,)
+    return [(e["move"], [e]) for e in pool[:SELECT_MAX]]
 
 
 def _option(label: str, value: str, description: str | None = None,
@@ -231,10 +140,10 @@ def fit_rows(selects: list[discord.ui.Item], buttons: list[discord.ui.Item],
         selects = selects[:room]
     out: list[discord.ui.Item] = []
     for row, item in enumerate(selects):
-        item.row = row
+        getattr(item, "item", item).row = row
         out.append(item)
     for k, item in enumerate(buttons):
-        item.row = len(selects) + k // 5
+        getattr(item, "item", item).row = len(selects) + k // 5
         out.append(item)
     return out
 
@@ -244,22 +153,33 @@ def fit_rows(selects: list[discord.ui.Item], buttons: list[discord.ui.Item],
 class KaploomCog(GameCog, group_name="kaploom",
                  group_description="KAPLOOM!: heroes and villains build dice and slug it out"):
     KIND = KIND
-    DYNAMIC_ITEMS = DYNAMIC_ITEMS
+    MOVE_EXAMPLE = "assign POW d2 d4"
 
     # ---- hooks ------------------------------------------------------------------------------------
     def panel_phase(self, game: Game) -> str:
         v = game.view(None)
         return f"{v['stage']}:{v['round']}:{v['turn']}"
 
-    async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        """The public board (seat None), or a seat's own: in Phase 1 the private roll picture
-        (its board picture of the seat's view stands in when that one fails)."""
+    @staticmethod
+    def view_signature(game: Game, seat: int | None) -> str:
+        """What a picture of `seat`'s view shows. A seat's panel picture draws only that
+        seat's (and its team's) own facts, so only those count: another player locking in
+        or announcing an action leaves my panel as it is."""
         view = game.view(seat)
-        if seat is not None and view["stage"] == "assign":
-            pic = await self.draw(render_roll, view)
-            if pic is not None:
-                return pic
-        return await self.draw(render, view)
+        if seat is not None:
+            team = view["players"][seat]["team"]
+            view = {"round": view["round"], "stage": view["stage"], "turn": view["turn"],
+                    "mine": [p for p in view["players"] if p["team"] == team],
+                    "duo": [t for t in view["duo"] if seat in t["seats"]],
+                    "menu": view["menu"], "result": view["result"]}
+        return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
+                            .encode()).hexdigest()[:16]
+
+    async def picture(self, row: GameRow, game: Game, seat: int | None = None):
+        """The compact public board (seat None), or the seat's own panel picture."""
+        if seat is None:
+            return await self.draw(public_picture, game.view(None))
+        return await self.draw(seat_picture, game.view(seat))
 
     def status_line(self, row: GameRow, game: Game) -> str:
         if game.outcome() is not None:
@@ -267,16 +187,16 @@ class KaploomCog(GameCog, group_name="kaploom",
         v = game.view(None)
         when = f" (time runs out <t:{int(row.deadline)}:R>)" if row.deadline else ""
         if v["stage"] == "power" and v["turn"] is not None:
-            return (f"⚡ {mention(row.players[v['turn']])} powers up now: your Power Up panel "
-                    f"is in your DMs{when}.")
+            return (f"⚡ {game.name(v['turn'])} powers up now: the Power Up panel is in their "
+                    f"DMs{when}.")
         if v["stage"] == "assign":
             waiting = [s for s in game.actors() if s != CHANCE]
-            ready = [p["seat"] for p in v["players"] if p["locked"]]
+            ready = [p["name"] for p in v["players"] if p["locked"]]
             line = ("🔒 Phase 1 behind the screens: " + ", ".join(
-                mention(row.players[s]) for s in waiting) + " still assigning in secret "
-                "(check your DMs)" + when + ".")
+                game.name(s) for s in waiting) + " still assigning dice in secret (check your "
+                "DMs)" + when + ".")
             if ready:
-                line += " Locked in: " + ", ".join(f"player {s + 1}" for s in ready) + "."
+                line += " Locked in: " + ", ".join(ready) + "."
             line += " When time runs out, whatever is placed is locked in."
             return line
         return super().status_line(row, game)
@@ -284,78 +204,18 @@ class KaploomCog(GameCog, group_name="kaploom",
     def waiting_text(self, row: GameRow, game: Game, seat: int | None) -> str:
         v = game.view(None)
         waiting = [s for s in game.actors() if s != CHANCE]
-        who = ", ".join(mention(row.players[s]) for s in waiting)
+        who = ", ".join(game.name(s) for s in waiting)
         if v["stage"] == "assign" and seat is not None and v["players"][seat]["locked"]:
-            return (f"You are locked in for this round; the reveal waits for {who}.")
+            return f"You are locked in for this round; the reveal waits for {who}."
         if v["stage"] == "power" and v["turn"] is not None:
-            order = " → ".join(f"player {s + 1}" for s in v["order"])
-            return (f"It is {mention(row.players[v['turn']])}'s Power Up (turn order: {order}); "
-                    "your Power Up panel comes in your DMs when it is your turn.")
+            order = " → ".join(game.name(s) for s in v["order"])
+            return (f"It is {game.name(v['turn'])}'s Power Up (turn order: {order}); your "
+                    "Power Up panel comes in your DMs when it is your turn.")
         return super().waiting_text(row, game, seat)
-
-    # ---- labels -----------------------------------------------------------------------------------
-    def move_label(self, game: Game, seat: int, move: str) -> str:
-        view = game.view(seat)
-        dice = _dice(view)
-        t = move.split()
-        if not t:
-            return move
-        verb, args = t[0], t[1:]
-
-        def dd(ids: list[str]) -> str:
-            return " + ".join(_die_text(dice.get(d), d) for d in ids)
-        if verb == "assign":
-            name = move_action(move) or ""
-            ids = [a for a in args if DIE.fullmatch(a)]
-            ally = next((a for a in args if a.startswith("@")), None)
-            return f"{name}: {dd(ids)}" + (f" (covers player {ally[1:]})" if ally else "")
-        if verb in ("timejump", "pause"):
-            k = args.index("reroll") if "reroll" in args else len(args)
-            return (f"{IMMEDIATE_VERBS[verb]}: {dd(args[:k])}, re-roll "
-                    + ", ".join(_die_text(dice.get(d), d) for d in args[k + 1:]))
-        if verb == "quickfix":
-            return f"QUICK FIX: {dd(args)} (gain 2 health now)"
-        if verb == TIME_LOOP:
-            return f"TIME LOOP ability: re-roll {_die_text(dice.get(args[-1]), args[-1])}"
-        if verb == "unassign":
-            return f"Take the dice off {' '.join(args)}"
-        if verb == "point":
-            return f"Attack player {args[0][1:]} this round"
-        if verb == "lock":
-            return "Lock In"
-        if verb == "take":
-            me = view["players"][seat]
-            n = sum(x["amount"] for x in me["pending"])
-            return f"Take my pending loss now (−{n})"
-        if verb == "done":
-            return "Done powering up"
-        if verb in ("attach", "detach"):
-            face = FACE_NAMES.get(args[1], args[1]) if len(args) > 1 else "?"
-            return (f"Attach {face} to {args[0]}" if verb == "attach"
-                    else f"Detach {face} from {args[0]}")
-        if verb == "give":
-            return f"Give {args[0]} to player {args[1][1:]}"
-        faces = [FACE_NAMES.get(a, a) for a in args]
-        if verb == "grow":
-            return f"GROW: a {args[0]} trait die"
-        if verb == "sharetheload":
-            return f"SHARE THE LOAD: a {args[-1]} trait die for player {args[0][1:]}"
-        if verb == "tradein" and len(args) == 2:
-            return f"TRADE IN: return {faces[0]}, take {faces[1]}"
-        if verb in ("poweron", "bigbang", "morepower"):
-            name = {"poweron": "POWER ON", "bigbang": "BIG BANG", "morepower": "MORE POWER"}[verb]
-            return f"{name}: an action die" + (f" with {' + '.join(faces)}" if faces else "")
-        if verb in ("upgrade", "quickstudy"):
-            name = {"upgrade": "UPGRADE", "quickstudy": "QUICK STUDY"}[verb]
-            return f"{name}: a {faces[0]} face" if faces else name
-        action = next((a for a in ALL_ACTIONS.values() if phrase_key(a.name) == verb), None)
-        if action is not None:
-            return f"{action.name}: {action.text}"
-        return move
 
     # ---- the secret panel -------------------------------------------------------------------------
     def panel(self, row: GameRow, game: Game, seat: int, version: str,
-              chosen: str | None = None, prefix: str = "") -> Panel:
+              chosen: str | None = None, prefix: tuple[str, ...] = ()) -> Panel:
         view = game.view(seat)
         if view["stage"] == "power":
             return self.power_panel(row, game, view, seat, version)
@@ -365,156 +225,130 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     def _head(self, row: GameRow, view: dict[str, Any], seat: int, what: str) -> str:
         me = view["players"][seat]
-        return (f"{PANEL_HEAD}{row.id}, round {view['round']}: {what}** (you are player "
-                f"{seat + 1}, the {_role(me)}) ❤️ {me['health']}/{me['max_health']}"
+        return (f"**KAPLOOM! — game #{row.id}, round {view['round']}: {what}** ({me['name']}, "
+                f"the {me['role']}) ❤️ {me['health']}/{me['max_health']} health"
                 + (" — **knocked out**" if me["ko"] else ""))
 
+    def _sums_line(self, me: dict[str, Any]) -> str:
+        """The attack and defense the placed actions make now (the engine's sums)."""
+        if me.get("attack") is None:
+            return ""
+        atk, dfn = me["attack"], me["defense"]
+        return ("⚔️ Your attack now: " + (atk["text"] if atk["base"] else "none yet (no attack "
+                                           "base placed)")
+                + " · 🛡️ defense: " + (dfn["text"] if dfn["base"] else "0 (no defense base)"))
+
     def assign_text(self, row: GameRow, game: Game, view: dict[str, Any], seat: int) -> str:
+        """Only the owner's facts (and their ally's, who shares the screen): what others do in
+        secret never changes this text."""
         me = view["players"][seat]
-        dice = _dice(view)
-        placed = _placed(view, seat)
         lines = [self._head(row, view, seat, "Phase 1, behind your screen")]
-        free = [d["id"] for d in me["dice"] if d["id"] not in placed]
         lines.append("🎲 **Your roll** — unplaced: " + (" · ".join(
-            _die_text(dice[d], d) for d in free) or "none"))
-        boards = [b for b in me["board"] or []]
-        if boards:
+            _die_text(view, d) for d in me["free"] or []) or "none"))
+        if me["board"]:
             lines.append("📋 **Placed**: " + " · ".join(
-                f"{b['action']}{' (immediate, done)' if b['immediate'] else ''} ← "
-                + " + ".join(_die_text(dice.get(d), d) for d in b["dice"]) for b in boards))
+                f"{b['action']}{' (happened at once)' if b['immediate'] else ''} ← "
+                + " + ".join(_die_text(view, d) for d in b["dice"]) for b in me["board"]))
+        sums = self._sums_line(me)
+        if sums:
+            lines.append(sums)
         if view["mode"] == "2v2":
             ally = next((p for p in view["players"]
                          if p["team"] == me["team"] and p["seat"] != seat), None)
             if ally is not None:
-                afree = [d["id"] for d in ally["dice"] if d["id"] not in placed]
-                state = "locked in" if ally["locked"] else "still assigning"
-                lines.append(f"🤝 Your ally, player {ally['seat'] + 1} ({state}) — unplaced: "
-                             + (" · ".join(_die_text(dice[d], d) for d in afree) or "none"))
+                lines.append(f"🤝 Your ally {ally['name']} — unplaced: "
+                             + (" · ".join(_die_text(view, d) for d in ally["free"] or [])
+                                or "none"))
             duo = next((t for t in view["duo"] if seat in t["seats"]), None)
             if duo and duo["board"]:
                 lines.append("🤝 **Duo board**: " + " · ".join(
-                    f"{b['action']} ← " + " + ".join(_die_text(dice.get(d), d) for d in b["dice"])
-                    + (f" (covers player {b['ally'] + 1})" if b.get("ally") is not None else "")
-                    for b in duo["board"]))
+                    f"{b['action']} ← " + " + ".join(_die_text(view, d) for d in b["dice"])
+                    + (f" (covers {view['players'][b['ally']]['name']})"
+                       if b.get("ally") is not None else "") for b in duo["board"]))
             if me["pointer"] is not None:
-                lines.append(f"🎯 You attack **player {me['pointer'] + 1}** this round.")
+                lines.append(f"🎯 You attack **{view['players'][me['pointer']]['name']}** "
+                             "this round.")
             elif not me["ko"]:
                 lines.append("🎯 No target yet: Lock In without one attacks the standing "
                              "opponent with the lowest health.")
-        for p in view["players"]:
-            if p["team"] == me["team"]:
-                continue
-            state = "locked in" if p["locked"] else "still assigning"
-            said = f", announced {', '.join(p['announced'])}" if p["announced"] else ""
-            lines.append(f"👀 Player {p['seat'] + 1} ({_role(p)}): ❤️ {p['health']}/"
-                         f"{p['max_health']}, {state}{said}.")
         if seat in game.actors():
             lines.append("Choose an **action** below, then the **dice** for it (only the dice "
                          "that fit are offered). TIME JUMP, QUICK FIX and PAUSE happen at once "
-                         "(everyone hears their name only). ↩️ takes dice off an action. Press "
-                         "**Lock In** when you are done: the reveal waits for everyone, and when "
-                         "the round timer runs out whatever is placed is locked in.")
+                         "(the others hear only their name). ↩️ takes dice off an action. Press "
+                         "**Lock In** when you are done: the screens come off when everyone "
+                         "has, and when the round timer runs out whatever is placed is locked "
+                         "in.")
         elif me["locked"]:
             lines.append("🔒 **You are locked in.** The reveal comes in the game thread when "
                          "everyone is.")
         return clip("\n".join(lines), PANEL_TEXT_MAX)
 
     def assign_panel(self, row: GameRow, game: Game, view: dict[str, Any], seat: int,
-                     version: str, chosen: str | None = None, prefix: str = "") -> Panel:
+                     version: str, chosen: str | None = None,
+                     prefix: tuple[str, ...] = ()) -> Panel:
         text = self.assign_text(row, game, view, seat)
         if seat not in game.actors():
             return Panel(text)
-        legal = game.legal(seat)
         selects: list[discord.ui.Item] = []
-        names = list(dict.fromkeys(a for a in map(move_action, legal) if a))
-        fight = [n for n in names if n != TIME_LOOP
-                 and ALL_ACTIONS[n].panel.startswith(("attack", "defense"))]
-        other = [n for n in names if n not in fight]
-        for tag, group, placeholder in (
-                ("atk", fight, "⚔️ Attack / 🛡️ defense: choose an action"),
-                ("act", other, "⚡ Immediate, Power Up, Duo: choose an action")):
-            if not group:
-                continue
-            options = [self._action_option(game, seat, legal, n, n == chosen) for n in group]
-            selects.append(KpSelect(tag, row.id, seat, version, options, placeholder))
+        for arg, kinds, placeholder in (
+                ("fight", ("fight",), "⚔️ Attack / 🛡️ defense: choose an action"),
+                ("other", ("other",), "⚡ Immediate, Power Up, Duo: choose an action")):
+            groups = _groups(view, *kinds)
+            if groups:
+                selects.append(GameItem.select(row.id, version, "kpa", [
+                    _option(g["title"], g["key"], f"{g['hint']} · {len(g['moves'])} way"
+                            f"{'s' if len(g['moves']) != 1 else ''} to fill it".lstrip(" ·"),
+                            g["key"] == chosen) for g in groups],
+                    placeholder=placeholder, arg=arg))
         if chosen is not None:
-            pick = self.dice_select(row, game, seat, version, legal, chosen, prefix)
+            pick = self.dice_select(row, game, view, seat, version, chosen, prefix)
             if pick is not None:
                 selects.append(pick)
-        undo = [m for m in legal if m.startswith("unassign ")]
+        undo = _group(view, "undo")
         if undo:
-            selects.append(KpSelect("undo", row.id, seat, version, [
-                _option(f"↩️ {self.move_label(game, seat, m)}", m) for m in undo],
-                "↩️ Take dice off an action"))
+            selects.append(MoveSelect(row.id, version, [
+                _option(f"↩️ {game.describe(e['move'], seat).label}", e["move"],
+                        game.describe(e["move"], seat).effect) for e in undo["moves"]],
+                "↩️ Take dice off an action", tag="undo"))
         buttons: list[discord.ui.Item] = [
             MoveButton(row.id, version, "lock", "Lock In", style=discord.ButtonStyle.success,
                        emoji="🔒")]
-        for m in legal:
-            if m.startswith("point "):
-                buttons.append(MoveButton(row.id, version, m, f"Attack player {m[-1]}",
-                                          style=discord.ButtonStyle.secondary, emoji="🎯"))
+        for g in _groups(view, "point"):
+            move = g["moves"][0]["move"]
+            buttons.append(MoveButton(row.id, version, move, game.describe(move, seat).label,
+                                      style=discord.ButtonStyle.secondary, emoji="🎯"))
         buttons.append(TypeMoveButton(row.id))
         return Panel(text, fit_rows(selects, buttons))
 
-    def _action_option(self, game: Game, seat: int, legal: list[str], name: str,
-                       chosen: bool) -> discord.SelectOption:
-        ways = len(_action_moves(legal, name))
-        if name == TIME_LOOP:
-            return _option("TIME LOOP (your ability): re-roll a die for free", name,
-                           f"once a round · {ways} dice to choose from", chosen)
-        a = ALL_ACTIONS[name]
-        board = "" if a.board == "base" else (" · Duo board" if a.board == "duo"
-                                              else f" · {a.board}")
-        return _option(f"{a.name} — {a.text}", name,
-                       f"needs {' '.join(a.requires)}{board} · {ways} way"
-                       f"{'s' if ways != 1 else ''} to fill it", chosen)
-
-    def dice_select(self, row: GameRow, game: Game, seat: int, version: str,
-                    legal: list[str], chosen: str, prefix: str = "") -> KpSelect | None:
-        moves = _action_moves(legal, chosen)
-        if not moves:
+    def dice_select(self, row: GameRow, game: Game, view: dict[str, Any], seat: int,
+                    version: str, chosen: str, prefix: tuple[str, ...] = ()
+                    ) -> GameItem | None:
+        group = _group(view, chosen)
+        if group is None:
             return None
-        entries = narrow(moves, prefix)
         options = []
-        for value, group in entries:
+        for value, entries in narrow(group["moves"], prefix):
             if value.startswith(NARROW):
-                options.append(_option(self._prefix_label(game, seat, value[1:], len(group)),
-                                       value, f"{len(group)} choices: pick this to see them"))
+                uses = value[1:].split(",")
+                options.append(_option(
+                    f"{chosen}: " + " + ".join(_die_text(view, d) for d in uses) + " …",
+                    value, f"{len(entries)} choices: pick this to see them"))
             else:
-                options.append(_option(self.move_label(game, seat, value), value))
-        name = "TIME LOOP ability" if chosen == TIME_LOOP else chosen
-        what = "the die to re-roll" if chosen == TIME_LOOP else f"the dice for {name}"
-        if chosen != TIME_LOOP:
-            what += f" ({' '.join(ALL_ACTIONS[chosen].requires)})"
-        return KpSelect("pick", row.id, seat, version, options, f"🎲 Choose {what}")
-
-    def _prefix_label(self, game: Game, seat: int, prefix: str, n: int) -> str:
-        dice = _dice(game.view(seat))
-        t = prefix.split()
-        ids = [x for x in t if DIE.fullmatch(x)]
-        name = move_action(prefix + " d0") or ""
-        used = " + ".join(_die_text(dice.get(d), d) for d in ids) or "…"
-        if t and t[-1] == "reroll":
-            return f"{name}: {used}, then choose the re-roll ({n})"
-        return f"{name}: {used} … ({n} choices)"
+                said = game.describe(value, seat)
+                options.append(_option(said.label, value, said.effect))
+        return GameItem.select(row.id, version, "kpp", options,
+                               placeholder=f"🎲 Choose the dice for {chosen}"[:150],
+                               arg=chosen[:60])
 
     def power_panel(self, row: GameRow, game: Game, view: dict[str, Any], seat: int,
                     version: str) -> Panel:
         me = view["players"][seat]
         lines = [self._head(row, view, seat, "Power Up")]
         mine = seat in game.actors()
-        if mine:
-            todo = me["todo"]
-            if todo:
-                lines.append("⚡ **Your Power Up actions**: " + "; ".join(
-                    f"{n} ({ALL_ACTIONS[n].text})" for n in todo)
-                    + ". Unused ones are given up when you press **Done**.")
-            else:
-                lines.append("⚡ You have no Power Up action of your own this round.")
         if me["pending"]:
             total = sum(x["amount"] for x in me["pending"])
             lines.append("⚠️ **Pending**: " + ", ".join(
-                f"{x['source']} −{x['amount']} (from player {x['by'] + 1})"
+                f"{x['source']} −{x['amount']} health (from {view['players'][x['by']]['name']})"
                 for x in me["pending"]) + f". **Take** it now, or the −{total} applies at the "
                 "end of the Power Up phase.")
         lines.append("🎲 Your dice: " + ", ".join(
@@ -524,91 +358,109 @@ class KaploomCog(GameCog, group_name="kaploom",
                if me["locked_in"] else "")
             + (f" · spoiler tokens: {me['spoilers']}" if me["spoilers"] else ""))
         pools = view["pools"]
-        lines.append("🏦 Pool: trait dice " + ", ".join(
+        lines.append("🏦 Pool (what gains can still take): trait dice " + ", ".join(
             f"{c} {n}" for c, n in pools["trait"].items()) + f"; action dice {pools['action']}; "
-            "faces " + " ".join(f"{f}{n}" for f, n in pools["faces"].items()) + ".")
+            "faces " + ", ".join(f"{view['face_names'][f]} {n}"
+                                 for f, n in pools["faces"].items()) + ".")
         if not mine:
-            turn = view["turn"]
-            lines.append("Waiting: " + (f"player {turn + 1} is powering up." if turn is not None
-                                        else "the round goes on."))
             return Panel(clip("\n".join(lines), PANEL_TEXT_MAX))
+        power = _groups(view, "power")
+        if power:
+            lines.append("⚡ **Your Power Up actions**: " + "; ".join(g["title"] for g in power)
+                         + ". Unused ones are given up when you press **Done**.")
+        else:
+            lines.append("⚡ You have no Power Up action to use this round.")
         lines.append("Choose below (each action once); **Done** ends your Power Up.")
-        legal = game.legal(seat)
-        by_verb: dict[str, list[str]] = {}
-        for m in legal:
-            by_verb.setdefault(m.split()[0], []).append(m)
         selects: list[discord.ui.Item] = []
         buttons: list[discord.ui.Item] = []
-        for verb, moves in by_verb.items():
-            if verb in ("take", "done", "attach", "detach", "give"):
-                continue
-            if len(moves) == 1:
-                buttons.append(MoveButton(row.id, version, moves[0],
-                                          self.move_label(game, seat, moves[0]),
+
+        def options(moves):
+            out = []
+            for e in moves:
+                said = game.describe(e["move"], seat)
+                out.append(_option(said.label, e["move"], said.effect))
+            return out
+        for i, g in enumerate(power):
+            if len(g["moves"]) == 1:
+                move = g["moves"][0]["move"]
+                buttons.append(MoveButton(row.id, version, move,
+                                          game.describe(move, seat).label,
                                           style=discord.ButtonStyle.primary, emoji="⚡"))
             else:
-                action = next((a for a in ALL_ACTIONS.values() if phrase_key(a.name) == verb),
-                              None)
-                title = action.name if action else verb
-                selects.append(KpSelect(verb, row.id, seat, version, [
-                    _option(self.move_label(game, seat, m), m) for m in moves],
-                    f"⚡ {title}: choose"))
-        faces = by_verb.get("attach", []) + by_verb.get("detach", [])
-        if faces:
-            selects.append(KpSelect("faces", row.id, seat, version, [
-                _option(self.move_label(game, seat, m), m) for m in faces],
-                "🔧 Attach / detach a face (any time in your Power Up)"))
-        if by_verb.get("give"):
-            selects.append(KpSelect("give", row.id, seat, version, [
-                _option(self.move_label(game, seat, m), m) for m in by_verb["give"]],
-                "🤝 Give a Duo board die to an ally"))
-        if "take" in by_verb:
-            buttons.append(MoveButton(row.id, version, "take", self.move_label(game, seat, "take"),
+                selects.append(MoveSelect(row.id, version, options(g["moves"]),
+                                          f"⚡ {g['key']}: choose", tag=f"p{i}"))
+        for key, placeholder in (("faces", "🔧 Attach / detach a face (any time in your "
+                                           "Power Up)"),
+                                 ("give", "🤝 Give a Duo board die to an ally")):
+            g = _group(view, key)
+            if g:
+                selects.append(MoveSelect(row.id, version, options(g["moves"]), placeholder,
+                                          tag=key))
+        if _group(view, "take"):
+            buttons.append(MoveButton(row.id, version, "take",
+                                      game.describe("take", seat).label,
                                       style=discord.ButtonStyle.danger, emoji="💥"))
         buttons.append(MoveButton(row.id, version, "done", "Done",
                                   style=discord.ButtonStyle.success, emoji="✅"))
         buttons.append(TypeMoveButton(row.id))
-        if len(buttons) > 10:  # keep Take / Done / typed; the rest can be typed
-            buttons = buttons[:7] + buttons[-3:]
+        if len(buttons) > 10:  # more single-choice actions than two rows: they go in a select
+            extra, buttons = buttons[:-3], buttons[-3:]
+            moves = [{"move": b.call.arg} for b in extra]
+            selects.insert(0, MoveSelect(row.id, version, options(moves),
+                                         "⚡ Your Power Up actions", tag="one"))
 
         def overflow(extra: list[discord.ui.Item]) -> discord.ui.Item | None:
-            options: list[discord.SelectOption] = []
+            opts: list[discord.SelectOption] = []
             for item in extra:
-                options += list(getattr(item, "item", item).options)
-            return KpSelect("more", row.id, seat, version, options[:SELECT_MAX],
-                            "⚡ More choices")
+                opts += list(getattr(item, "item", item).options)
+            more = "" if len(opts) <= SELECT_MAX else f" (first 25 of {len(opts)}; type the rest)"
+            return MoveSelect(row.id, version, opts[:SELECT_MAX], "⚡ More choices" + more,
+                              tag="more")
         return Panel(clip("\n".join(lines), PANEL_TEXT_MAX), fit_rows(selects, buttons, overflow))
 
-    # ---- component callbacks ------------------------------------------------------------------------
-    async def on_select(self, interaction: discord.Interaction, tag: str, game_id: int,
-                        seat: int, version: int | str, value: str) -> None:
-        row, game = await self.bot.tables.load(game_id)
+    # ---- component handlers -------------------------------------------------------------------------
+    async def _own_panel(self, interaction: discord.Interaction, call: ComponentCall
+                         ) -> tuple[GameRow, Game, int]:
+        """The clicking player's game and seat, when this panel is still their current one."""
+        row, game = await self.bot.tables.load(call.game_id)
         if row.kind != self.KIND:
-            raise RuleError(f"There is no KAPLOOM! game #{game_id}.")
+            raise RuleError(f"There is no KAPLOOM! game #{call.game_id}.")
         if row.status != "active":
-            raise RuleError(f"Game #{game_id} is over.")
-        if not 0 <= seat < len(row.players) or row.players[seat] != interaction.user.id:
-            raise RuleError(f"This panel belongs to player {seat + 1} of game #{game_id}; "
-                            "yours comes in your DMs (or `/kaploom panel`).")
-        if tag in ("atk", "act") or value.startswith(NARROW):
-            if version != f"p{await self.bot.store.seat_moves(row.id, seat)}":
-                raise StaleMove(STALE_TEXT)
-            if seat not in game.actors():
-                raise RuleError("You have nothing to choose right now; wait for the game "
-                                "thread.")
-            legal = game.legal(seat)
-            if value.startswith(NARROW):
-                prefix = value[1:]
-                chosen = move_action(prefix + " d0")
-            else:
-                chosen, prefix = value, ""
-            if not chosen or not _action_moves(legal, chosen):
-                raise RuleError(f"Your unplaced dice can no longer fill {chosen or value}. "
-                                "Pick another action.")
-            panel = self.panel(row, game, seat, str(version), chosen=chosen, prefix=prefix)
-            await interaction.response.edit_message(view=view_of(*panel.items))
+            raise RuleError(f"Game #{call.game_id} is over.")
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise RuleError(self.spectator_text(row))
+        if call.version != f"p{await self.bot.store.seat_moves(row.id, seat)}":
+            raise StaleMove(STALE_TEXT)
+        if seat not in game.actors():
+            raise RuleError("You have nothing to choose right now; wait for the game thread.")
+        return row, game, seat
+
+    async def _show_choice(self, interaction: discord.Interaction, row: GameRow, game: Game,
+                           seat: int, version: str, chosen: str,
+                           prefix: tuple[str, ...] = ()) -> None:
+        if _group(game.view(seat), chosen) is None:
+            raise RuleError(f"Your unplaced dice can no longer fill {chosen}. Pick another "
+                            "action.")
+        panel = self.panel(row, game, seat, version, chosen=chosen, prefix=prefix)
+        await interaction.response.edit_message(view=view_of(*panel.items))
+
+    @on_component("kpa")
+    async def on_choose_action(self, interaction: discord.Interaction,
+                               call: ComponentCall) -> None:
+        """An action was chosen: the same panel, with the dice select for it."""
+        row, game, seat = await self._own_panel(interaction, call)
+        await self._show_choice(interaction, row, game, seat, str(call.version), call.value)
+
+    @on_component("kpp")
+    async def on_choose_dice(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        """The dice for the chosen action: a move, or a group of ways to narrow to."""
+        if call.value.startswith(NARROW):
+            row, game, seat = await self._own_panel(interaction, call)
+            await self._show_choice(interaction, row, game, seat, str(call.version), call.arg,
+                                    tuple(call.value[1:].split(",")))
             return
-        await self.on_move_component(interaction, game_id, version, value)
+        await self.on_move_component(interaction, call.game_id, call.version, call.value)
 
     # ---- publishing ---------------------------------------------------------------------------------
     async def publish(self, played: Played) -> None:
@@ -626,67 +478,51 @@ class KaploomCog(GameCog, group_name="kaploom",
         if view["stage"] == "assign":
             return self.assign_text(row, game, view, seat)
         if game.outcome() is not None:
-            return (f"{self._head(row, view, seat, 'game over')}\nThe game is over: the result "
-                    "is in the game thread.")
+            return (f"{self._head(row, view, seat, 'game over')}\nThe game is over: "
+                    f"{game.outcome().reason}. The result is in the game thread.")
         what = "Power Up" if view["stage"] == "power" else f"phase {view['phase']}"
         return (f"{self._head(row, view, seat, what)}\n✅ Nothing for you to choose right now; "
                 "the game goes on in its thread.")
 
-    def event_lines(self, row: GameRow, game: Game, e: Event) -> list[str]:
-        """A public event as thread lines (the engine's words, with a little layout)."""
-        k, d = e.kind, e.data
-        if k == "immediate":
-            seat = d.get("seat")
-            who = (f"Player {seat + 1} ({mention(row.players[seat])})" if seat is not None
-                   else "Someone")
-            return [f"⚡ {who} used **{d.get('action', 'an immediate action')}**!"]
-        if k == "reveal":
-            return self.reveal_lines(row, game, e)
-        if k == "attack" and d.get("defense") is not None:
-            a, t = d["attacker"], d["target"]
-            atk, dfn = d["attack"], d["defense"]
-            left = d.get("defense_left", dfn["total"])
-            defense = (formula(dfn) if dfn["base"] is not None
-                       else "0 (no defense base)")
-            if left != dfn["total"]:
-                defense += f", {left} left after an earlier attack"
-            loss = d.get("loss", 0)
-            return [f"⚔️ Player {a + 1} → player {t + 1}: attack {formula(atk)} against "
-                    f"defense {defense} → **{loss} damage**."]
-        icons = {"phase": "📣", "attack": "⚔️", "loss": "💥", "block": "🛡️", "heal": "💚",
-                 "ko": "💀", "lock": "🔒", "turn": "⚡", "gain": "🎁", "trigger": "👊",
-                 "lock_in": "🔐", "first": "🏁", "done": "✅", "unused": "💤",
-                 "spoilers": "📖", "trade": "🔄", "attach": "🔧", "detach": "🔧",
-                 "give": "🤝", "revive": "✨", "result": "🏆"}
-        text = e.text
-        if k in ("phase", "ko"):
-            text = f"**{text}**"
-        return [f"{icons.get(k, '•')} {text}"]
+    ICONS = {"phase": "📣", "attack": "⚔️", "loss": "💥", "block": "🛡️", "heal": "💚",
+             "ko": "💀", "lock": "🔒", "turn": "⚡", "gain": "🎁", "trigger": "👊",
+             "lock_in": "🔐", "first": "🏁", "done": "✅", "unused": "💤", "spoilers": "📖",
+             "trade": "🔄", "attach": "🔧", "detach": "🔧", "give": "🤝", "revive": "✨",
+             "immediate": "⚡", "game_over": "🏆"}
 
-    def reveal_lines(self, row: GameRow, game: Game, e: Event) -> list[str]:
+    def event_lines(self, row: GameRow, game: Game, e: Event) -> list[str]:
+        """A public event as thread lines: the engine's words, with a little layout."""
+        if e.kind == "reveal":
+            return self.reveal_lines(game, e)
+        text = e.text
+        if e.kind in ("phase", "ko", "immediate"):
+            text = f"**{text}**"
+        return [f"{self.ICONS.get(e.kind, '•')} {text}"]
+
+    def reveal_lines(self, game: Game, e: Event) -> list[str]:
         view = game.view(None)
         combat = view.get("combat") or {}
         if combat.get("round") != e.data.get("round"):
             return [f"🎬 {e.text}"]
+        names = [p["name"] for p in view["players"]]
+        faces = view["face_names"]
         lines = [f"🎬 **Round {combat['round']}, Phase 2 — the screens come off!**"]
         for p in view["players"]:
             board = combat["boards"].get(str(p["seat"])) or []
-            acts = " · ".join(
-                f"**{b['action']}** (" + " ".join(FACE_NAMES[f] for f in b["faces"]) + ")"
-                for b in board) or "no actions"
-            line = f"• Player {p['seat'] + 1} ({_role(p)}): {acts}"
+            acts = " · ".join(f"**{b['action']}** (" + " ".join(faces[f] for f in b["faces"])
+                              + ")" for b in board) or "no actions"
+            line = f"• {p['name']} ({p['role']}): {acts}"
             target = (combat.get("pointers") or {}).get(str(p["seat"]))
             if view["mode"] == "2v2" and target is not None:
-                line += f" — attacks player {target + 1}"
+                line += f" — attacks {names[target]}"
             lines.append(line)
         for t, board in enumerate(combat.get("duo") or []):
             if board:
                 seats = [p["seat"] for p in view["players"] if p["team"] == t]
-                lines.append("• Duo board of " + " + ".join(f"player {s + 1}" for s in seats)
-                             + ": " + " · ".join(
-                                 f"**{b['action']}** (" + " ".join(
-                                     FACE_NAMES[f] for f in b["faces"]) + ")"
-                                 + (f" for player {b['ally'] + 1}" if b.get("ally") is not None
+                lines.append("• Duo board of " + " and ".join(names[s] for s in seats) + ": "
+                             + " · ".join(f"**{b['action']}** (" + " ".join(
+                                 faces[f] for f in b["faces"]) + ")"
+                                 + (f" for {names[b['ally']]}" if b.get("ally") is not None
                                     else "") for b in board))
         return lines
 
@@ -703,7 +539,7 @@ class KaploomCog(GameCog, group_name="kaploom",
         if len(parts) > len(sides):
             raise RuleError(f"`supers` names at most {len(sides)} supers ({what}); got "
                             f"{len(parts)}.")
-        keys = {phrase_key(n): n for n in SUPERS}
+        keys = {phrase_key(n): n for n in SUPER_SIDES}
         names: list[str | None] = []
         for seat, p in enumerate(parts):
             if phrase_key(p) in ("none", "no", "", "-"):
@@ -711,13 +547,13 @@ class KaploomCog(GameCog, group_name="kaploom",
                 continue
             name = keys.get(phrase_key(p))
             if name is None:
-                raise RuleError(f"{p!r} is not a super: choose from {', '.join(SUPERS)}, or "
+                raise RuleError(f"{p!r} is not a super: choose from {', '.join(SUPER_SIDES)}, or "
                                 "none.")
             side = sides[seat]
-            if SUPERS[name].side != side:
-                fits = [n for n, s in SUPERS.items() if s.side == side]
-                raise RuleError(f"Player {seat + 1} is a {side} here, but {name} is a "
-                                f"{SUPERS[name].side} super. A {side} may be "
+            if SUPER_SIDES[name] != side:
+                fits = [n for n, s in SUPER_SIDES.items() if s == side]
+                raise RuleError(f"Seat {seat + 1} is a {side} here, but {name} is a "
+                                f"{SUPER_SIDES[name]} super. A {side} may be "
                                 f"{' or '.join(fits)} (or none); or change `side`.")
             names.append(name)
         names += [None] * (len(sides) - len(names))
@@ -731,7 +567,7 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     @app_commands.command(name="challenge", description="Challenge someone to a KAPLOOM! duel")
     @app_commands.describe(
-        opponent="Who you challenge (you are player 1)",
+        opponent="Who you challenge (you take the first seat)",
         side="Your side (default hero; your opponent takes the other)",
         supers="Your super and your opponent's, e.g. 'Tough Nut, Victor Kane'; one name: yours; "
                "or none",
@@ -750,7 +586,7 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     @app_commands.command(name="team", description="Open a 2 vs 2 KAPLOOM! table for exactly four")
     @app_commands.describe(
-        side="The side of your team, players 1 and 2 (default hero)",
+        side="The side of your team: you and the first to join (default hero)",
         supers="Supers by seat (1-2 your side, 3-4 the other), e.g. 'Tough Nut, none, Victor "
                "Kane'; or none",
         timer="Seconds for each secret Phase 1 (default 180; 0: the table's turn timer)")
@@ -765,8 +601,8 @@ class KaploomCog(GameCog, group_name="kaploom",
                                                         "one per seat, in seat order"))
         await self.bot.lobby.challenge(
             interaction, self.KIND, None, options, players=4,
-            note=(f"👥 **2 vs 2** — teams go by seat order: players 1 + 2 (the host and the first "
-                  f"to join, the {us}es) against players 3 + 4 (the next two, the {them}s). "
+            note=(f"👥 **2 vs 2** — teams go by who joins: the host and the first to join (the "
+                  f"{us}es) against the next two (the {them}s). "
                   "Allies see each other's dice and share the Duo board; each player points at "
                   "the opponent they attack."))
 
@@ -786,7 +622,7 @@ class KaploomCog(GameCog, group_name="kaploom",
     @staticmethod
     def _supers_choices(sides: list[str], current: str) -> list[app_commands.Choice[str]]:
         def of(side: str) -> list[str]:
-            return [n for n, s in SUPERS.items() if s.side == side] + ["none"]
+            return [n for n, s in SUPER_SIDES.items() if s == side] + ["none"]
         combos: list[list[str]] = [[]]
         for side in sides:
             combos = [c + [n] for c in combos for n in of(side)]
@@ -797,34 +633,25 @@ class KaploomCog(GameCog, group_name="kaploom",
             if key and key not in v.lower():
                 continue
             label = v if v == "none" else " / ".join(
-                f"P{i + 1} {n}" for i, n in enumerate(v.split(", ")))
+                f"seat {i + 1}: {n}" for i, n in enumerate(v.split(", ")))
             out.append(app_commands.Choice(name=label[:100], value=v[:100]))
         return out[:25]
 
     # ---- commands: reference --------------------------------------------------------------------------
     @staticmethod
     def board_text(board: str) -> list[str]:
-        """The action table as text, grouped by panel."""
-        def section(title: str, actions: tuple[Action, ...]) -> list[str]:
-            lines = [f"__**{title}**__"]
-            panel = None
-            for a in actions:
-                if a.panel != panel:
-                    panel = a.panel
-                    lines.append(f"*{panel}*")
-                lines.append(f"• **{a.name}** ({' '.join(a.requires)}): {a.text}")
-            return lines
+        """The action table as text, grouped by panel (the engine's printed table)."""
         out: list[str] = []
-        if board in ("base", "all") or board in SUPERS:
-            out += section("The action board (every player)", ACTION_TABLE)
-        for name in SUPERS:
-            if board in (name, "all"):
-                out += section(f"{name} ({SUPERS[name].side}, {SUPERS[name].health} health)",
-                               tuple(a for a in SUPER_TABLE if a.board == name))
-        if board in ("duo", "all"):
-            out += section("The Duo board (2 vs 2, shared by allies)", DUO_TABLE)
+        for title, rows in Kaploom.board_sections(board):
+            out.append(f"__**{title}**__")
+            panel = None
+            for where, name, needs, text in rows:
+                if where != panel:
+                    panel = where
+                    out.append(f"*{panel}*")
+                out.append(f"• **{name}** ({needs}): {text}")
         out.append("__**Requirements**__ " + "; ".join(
-            f"`{s}` {sym.text}" for s, sym in SYMBOLS.items()))
+            f"`{s}` {text}" for s, text in Kaploom.requirement_words()))
         return out
 
     # `/kaploom board` is the printed action board (as the issue and the rulebook call it); the
@@ -837,7 +664,8 @@ class KaploomCog(GameCog, group_name="kaploom",
                             public: bool = False) -> None:
         await interaction.response.defer(ephemeral=not public, thinking=True)
         # The base board, plus a super's board, the Duo board, or all.
-        supers = tuple(SUPERS) if board == "all" else ((board,) if board in SUPERS else ())
+        supers = tuple(SUPER_SIDES) if board == "all" else (
+            (board,) if board in SUPER_SIDES else ())
         picture = await self.draw(render_action_board, supers=supers, duo=board in ("duo", "all"))
         chunks: list[str] = []
         for line in self.board_text(board):
@@ -871,18 +699,19 @@ class KaploomCog(GameCog, group_name="kaploom",
                                 "players are " + ", ".join(mention(u) for u in row.players)
                                 + ".")
             seats = [seat]
+        faces = view["face_names"]
         lines = [f"**KAPLOOM! game #{row.id}, round {view['round']}** — dice (the six faces "
                  "of each; `_` is blank)"
                  + (". The faces rolled this round stay behind the screens until the reveal."
                     if view["stage"] == "assign" else ".")]
         for s in seats:
             p = view["players"][s]
-            lines.append(f"**Player {s + 1}** {mention(row.players[s])} — {_role(p)}, ❤️ "
+            lines.append(f"**{p['name']}** — {p['role']}, ❤️ "
                          f"{p['health']}/{p['max_health']}" + (" (KO)" if p["ko"] else ""))
             for d in p["dice"]:
-                showing = (f" — showing {FACE_NAMES[d['up']]}" if d.get("up") is not None
+                showing = (f" — showing {faces[d['up']]}" if d.get("up") is not None
                            else "")
-                lines.append(f"  • {d['id']} {_die_name(d)}: `{_faces_line(d)}`{showing}")
+                lines.append(f"  • {d['id']} {_die_name(d)}: `{' '.join(d['faces'])}`{showing}")
             extra = []
             if p["unattached"]:
                 extra.append(f"unattached faces {' '.join(p['unattached'])}")
@@ -930,34 +759,34 @@ class KaploomCog(GameCog, group_name="kaploom",
                             + ("Power Up: use your panel or `/kaploom move`."
                                if stage == "power" else "no time for that."))
         ids = " ".join(t for t in re.split(r"[\s,]+", dice.strip()) if t)
-        if action.strip().lower() == TIME_LOOP:
-            move = f"timeloop {ids}" if ids.startswith("reroll") else f"timeloop reroll {ids}"
-        else:
-            move = f"assign {action.strip()} {ids}"
+        typed = f"assign {action.strip()} {ids}"
+        group = _group(game.view(seat), action.strip())
+        if group is not None:  # the autocomplete's choice: the engine's own move for it
+            typed = next((e["move"] for e in group["moves"] if self._dice_words(e) == ids),
+                         typed)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        played = await self.play_move(row.id, interaction.user.id, move)
-        mine = [e.text for e in played.events
-                if e.to is not None and seat in e.to and e.kind in ("assign", "reroll")]
-        await interaction.followup.send("✅ " + (" ".join(mine) or f"`{move}`")
-                                        + " (secret until the reveal)", ephemeral=True)
+        said = game.describe(typed, seat).label if group is not None else typed
+        await self.play_move(row.id, interaction.user.id, typed)
+        await interaction.followup.send(f"✅ {said} (secret until the reveal)", ephemeral=True)
+
+    @staticmethod
+    def _dice_words(entry: dict[str, Any]) -> str:
+        """A way to fill an action as the `dice` option writes it: `d2 d4`, `d5 reroll d1`."""
+        return " ".join(entry["uses"] + (["reroll"] + entry["rerolls"] if entry["rerolls"]
+                                         else []))
 
     @assign.autocomplete("action")
     async def assign_action_autocomplete(self, interaction: discord.Interaction, current: str):
         found = await self._legal(interaction)
         if found is None:
             return []
-        game, seat, legal = found
+        game, seat, _ = found
         key = phrase_key(current)
         out = []
-        for name in dict.fromkeys(a for a in map(move_action, legal) if a):
-            if key and key not in phrase_key(name):
+        for g in _groups(game.view(seat), "fight", "other"):
+            if key and key not in phrase_key(g["key"]):
                 continue
-            if name == TIME_LOOP:
-                label = "timeloop — your TIME LOOP ability: re-roll one die for free"
-            else:
-                a = ALL_ACTIONS[name]
-                label = f"{a.name} ({' '.join(a.requires)}) — {a.text}"
-            out.append(app_commands.Choice(name=label[:100], value=name[:100]))
+            out.append(app_commands.Choice(name=g["title"][:100], value=g["key"][:100]))
         return out[:25]
 
     @assign.autocomplete("dice")
@@ -965,29 +794,19 @@ class KaploomCog(GameCog, group_name="kaploom",
         found = await self._legal(interaction)
         if found is None:
             return []
-        game, seat, legal = found
+        game, seat, _ = found
         typed = str(getattr(interaction.namespace, "action", "") or "").strip()
-        try:
-            from bot.engine.kaploom.notation import action_named
-            named = TIME_LOOP if typed.lower() == TIME_LOOP else (
-                action_named(typed.split()) if typed else None)
-        except RuleError:
-            named = None
-        name = named if isinstance(named, str) else getattr(named, "name", None)
-        if name is None:
+        group = _group(game.view(seat), typed)
+        if group is None:
             return []
-        out = []
         key = current.lower().strip()
-        for m in _action_moves(legal, name):
-            t = m.split()
-            if t[0] == "assign":
-                rest = " ".join(t[1 + len(name.split()):])
-            else:
-                rest = " ".join(t[1:])
-            if key and key not in rest.lower():
+        out = []
+        for e in group["moves"]:
+            words = self._dice_words(e)
+            if key and key not in words:
                 continue
-            out.append(app_commands.Choice(name=self.move_label(game, seat, m)[:100],
-                                           value=rest[:100]))
+            out.append(app_commands.Choice(name=game.describe(e["move"], seat).label[:100],
+                                           value=words[:100]))
         return out[:25]
 
     async def _legal(self, interaction: discord.Interaction

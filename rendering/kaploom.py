@@ -39,7 +39,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from bot.engine.kaploom.combat import attack as attack_sum, defense as defense_sum, formula
+from bot.engine.kaploom.combat import formula
 from bot.engine.kaploom.data import (ACTION_TABLE, ALL_ACTIONS, BLANK, COLOURS, DUO_TABLE,
                                      FACE_COLOURS, FACE_NAMES, FACES, ROUND_LIMIT, SPOILER_CAP,
                                      SUPER_TABLE, SUPERS, Action)
@@ -336,8 +336,8 @@ def _duo_placements(v: View, team: dict[str, Any]) -> dict[str, dict[str, Any]] 
 
 def _sums(v: View, p: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], str] | None:
     """(attack, defense, caption) for the sums under a board: the reveal's, or during Phase 1
-    in a view that sees the board, what the placed dice make so far (the engine's own formula
-    on the view's placements)."""
+    in a view that sees the board, what the placed dice make so far (the view's sums, computed
+    by the rules code)."""
     c = _combat_now(v)
     if c is not None and str(p["seat"]) in c["summary"] and (
             c["round"] == v["round"] or not p["board"]):
@@ -346,21 +346,9 @@ def _sums(v: View, p: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], s
     places = _placements(v, p)
     if v["stage"] not in ("assign", "over") or not places:
         return None
-    acts = [ALL_ACTIONS[n] for n in places if n in ALL_ACTIONS]
-    extra_a: list[dict[str, Any]] = []
-    extra_d: list[dict[str, Any]] = []
-    for team in v.get("duo", []):
-        if p["seat"] in team["seats"] and team["board"]:
-            for b in team["board"]:
-                a = ALL_ACTIONS.get(b["action"])
-                if a and a.effect == "team_attack_kicker":
-                    extra_a.append({"name": a.name, "value": a.amount})
-                if a and a.effect == "cover" and b.get("ally") == p["seat"]:
-                    extra_d.append({"name": a.name, "value": a.amount})
-    action_dice = sum(1 for die in p["dice"] if die["kind"] == "action")
-    locks = [ALL_ACTIONS[x["name"]] for x in p["locked_in"] if x["name"] in ALL_ACTIONS]
-    atk = attack_sum(acts, action_dice=action_dice, spoilers=p["spoilers"], extra_kickers=extra_a)
-    dfn = defense_sum(acts, locked_in=locks, spoilers=p["spoilers"], extra_kickers=extra_d)
+    if p.get("attack") is None:
+        return None
+    atk, dfn = p["attack"], p["defense"]   # the engine's sums of what is placed
     return atk, dfn, "so far" if v["stage"] == "assign" else "as placed"
 
 
@@ -960,9 +948,7 @@ def _subtitle(v: View) -> str:
     parts = [f"Round {v['round']}/{v.get('round_limit', ROUND_LIMIT)}",
              STAGE_WORDS.get(v["stage"], v["stage"])]
     if v["stage"] != "over":
-        parts.append(f"@{v['first'] + 1} is first player")
-    if v.get("you") is not None:
-        parts.append(f"view of @{v['you'] + 1}")
+        parts.append(f"{v['players'][v['first']]['name']} is first player")
     if v.get("rerolling"):
         parts.append("a secret re-roll is being drawn")
     return " · ".join(parts)
@@ -1062,7 +1048,7 @@ def alt_text(v: View) -> str:
     if result:
         lines.append(result)
     lines.append("Health: " + ", ".join(
-        f"{p['name']} {_seat_word(p)} {'K.O.' if p['ko'] else p['health']}/{p['max_health']}"
+        f"{p['name']} ({_seat_word(p)}) {'K.O.' if p['ko'] else p['health']}/{p['max_health']}"
         + (" (first player)" if p["first"] else "") for p in v["players"]) + ".")
     for p in v["players"]:
         places = _placements(v, p)
@@ -1090,16 +1076,18 @@ def alt_text(v: View) -> str:
     for team in v.get("duo", []):
         places = _duo_placements(v, team)
         if places:
-            lines.append("Duo board " + "+".join(f"@{s + 1}" for s in team["seats"]) + ": "
+            lines.append("Duo board of " + " and ".join(v["players"][s]["name"]
+                                                         for s in team["seats"]) + ": "
                          + _place_words(places) + ".")
     c = _combat_now(v)
     if c:
         for a in c["attacks"]:
-            head = f"Round {c['round']}: @{a['attacker'] + 1}"
+            head = f"Round {c['round']}: {v['players'][a['attacker']]['name']}"
             if a["defense"] is None:
                 lines.append(f"{head}: {a['note'] or 'no attack'}.")
             else:
-                lines.append(f"{head} → @{a['target'] + 1}: attack {formula(a['attack'])}; "
+                lines.append(f"{head} → {v['players'][a['target']]['name']}: attack "
+                             f"{formula(a['attack'])}; "
                              f"defense {formula(a['defense'])}; loss {a['loss']}.")
     for p in v["players"]:
         lines.append(f"{p['name']} dice: {_dice_words(p)}"
@@ -1279,7 +1267,8 @@ def _roll_alt(v: View, me: dict[str, Any]) -> str:
     for team in v.get("duo", []):
         places = _duo_placements(v, team) if me["seat"] in team["seats"] else None
         if places:
-            lines.append("Duo board " + "+".join(f"@{s + 1}" for s in team["seats"]) + ": "
+            lines.append("Duo board of " + " and ".join(v["players"][s]["name"]
+                                                         for s in team["seats"]) + ": "
                          + _place_words(places) + ".")
     return "\n".join(lines)
 
@@ -1401,3 +1390,304 @@ def _reference_duo(d: Draw, x: int, y: int, w: int) -> int:
           bold=True)
     _cells(d, x + PAD, y + 44, w - 2 * PAD, DUO_TABLE, 3, DUO_C)
     return bottom
+
+
+# --- pictures for a 550 px display: the compact public board and a seat's own screen -----------
+#
+# Discord shows a picture about 550 px wide, so these are drawn 550 px wide and every text that
+# carries game information is at least 13 px (issue #13). Everybody's facts (health, who has
+# locked in, the immediate actions announced, the last reveal with its sums) go on the public
+# board; a player's dice, placements and sums go on their own panel picture.
+
+SCREEN_W = 550
+BODY = 14          # body text
+SMALL = 13         # the smallest text with game information
+NAME = 16
+HERO_C = DIE_COLOURS["blue"].fill
+VILLAIN_C = DIE_COLOURS["red"].fill
+_NOTDEF: dict[int, bytes] = {}
+
+
+def _has_glyph(ch: str, fnt) -> bool:
+    """Does the shipped font draw `ch` (rather than its empty "missing glyph" box)?"""
+    if ch.isspace() or ord(ch) < 0x250:
+        return True
+    key = id(fnt)
+    if key not in _NOTDEF:
+        _NOTDEF[key] = _mask_bytes(fnt, "\ue000")
+    return _mask_bytes(fnt, ch) != _NOTDEF[key]
+
+
+def _mask_bytes(fnt, ch: str) -> bytes:
+    from PIL import Image
+    mask = fnt.getmask(ch)
+    return bytes(str(mask.size), "ascii") + Image.Image()._new(mask).tobytes()
+
+
+def drawable(text: str, fnt) -> str:
+    """`text` with what the font cannot draw (emoji, CJK, ...) replaced by one "?" per run and
+    invisible characters dropped: a name never shows as a row of empty boxes."""
+    out: list[str] = []
+    for ch in str(text):
+        if ch in "\u200b\u200c\u200d\u2060\ufe0f" or not ch.isprintable():
+            continue
+        if _has_glyph(ch, fnt):
+            out.append(ch)
+        elif not out or out[-1] != "?":
+            out.append("?")
+    return "".join(out).strip() or "?"
+
+
+def _line(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour,
+          room: float, bold: bool = False, anchor: str = "lm") -> float:
+    """One line, made drawable and clipped to `room` px; returns its right edge."""
+    fnt = font(size, bold=bold)
+    text = fit_text(drawable(text, fnt), fnt, room)
+    d.text((x, y), text, font=fnt, fill=fill, anchor=anchor)
+    return x + fnt.getlength(text)
+
+
+def _wrap(text: str, size: int, room: float, bold: bool = False) -> list[str]:
+    fnt = font(size, bold=bold)
+    return wrap_text(drawable(text, fnt), fnt, room)
+
+
+def _side_colour(p: dict[str, Any]) -> Colour:
+    return HERO_C if p["side"] == "hero" else VILLAIN_C
+
+
+def _status(v: View, p: dict[str, Any]) -> tuple[str, Colour]:
+    if p["ko"]:
+        return "knocked out", LOSS_C
+    if v["stage"] == "assign":
+        return ("locked in", SAFE_C) if p["locked"] else ("assigning dice", MUTED)
+    if v["stage"] == "power" and v["turn"] == p["seat"]:
+        return "powering up now", HIGHLIGHT
+    return "", MUTED
+
+
+def _health_bar(d: ImageDraw.ImageDraw, x: int, y: int, w: int, p: dict[str, Any]) -> None:
+    top = max(p["max_health"], p["health"], 1)
+    draw_rounded(d, (x, y, x + w, y + 12), 6, fill=TRACK_BG)
+    fill = max(0, min(1.0, p["health"] / top))
+    if fill > 0:
+        draw_rounded(d, (x, y, x + max(12, round(w * fill)), y + 12), 6,
+                     fill=SAFE_C if fill > 0.5 else (HIGHLIGHT if fill > 0.25 else LOSS_C))
+
+
+def _player_lines(v: View, p: dict[str, Any]) -> list[str]:
+    """What everybody may know of a player beyond health: announced immediate actions, the
+    last reveal's actions, locked-in abilities, spoiler tokens."""
+    out = []
+    if v["stage"] == "assign" and p["announced"]:
+        out.append("used at once: " + ", ".join(p["announced"]))
+    c = v.get("combat")
+    if c:
+        acts = [b["action"] for b in c["boards"].get(str(p["seat"]), [])]
+        out.append(f"round {c['round']} actions: " + (", ".join(acts) or "none"))
+    if p["pending"]:
+        out.append("loss still to take this Power Up: " + ", ".join(
+            f"{x['source']} {x['amount']}" for x in p["pending"]))
+    extra = []
+    if p["locked_in"]:
+        extra.append("abilities: " + ", ".join(x["name"] for x in p["locked_in"]))
+    if p["spoilers"]:
+        extra.append(f"{p['spoilers']} spoiler token{'s' if p['spoilers'] != 1 else ''}")
+    if extra:
+        out.append(" · ".join(extra))
+    return out
+
+
+def _fight_lines(v: View) -> list[tuple[str, int, Colour, bool]]:
+    c = v.get("combat")
+    if not c:
+        return []
+    names = [p["name"] for p in v["players"]]
+    out: list[tuple[str, int, Colour, bool]] = [
+        (f"Round {c['round']} fight (damage = attack − defense)", BODY, TEXT, True)]
+    for a in c["attacks"]:
+        who = names[a["attacker"]]
+        if a["defense"] is None:
+            out.append((f"{who}: {a['note']}", SMALL, MUTED, False))
+            continue
+        target = names[a["target"]]
+        left = a["defense_left"]
+        out.append((f"{who} → {target}: attack {a['attack']['total']} vs defense {left}: "
+                     f"{a['loss']} damage", BODY, LOSS_C if a["loss"] else SAFE_C, False))
+        out.append((f"attack {formula(a['attack'])}", SMALL, MUTED, False))
+        dfn = formula(a["defense"]) if a["defense"]["base"] else "0 (no defense base)"
+        if left != a["defense"]["total"]:
+            dfn += f", {left} left after an earlier attack"
+        out.append((f"defense {dfn}", SMALL, MUTED, False))
+    return out
+
+
+PLAYER_ROW = 56
+
+
+def public_picture(view: dict[str, Any]) -> Picture:
+    """The thread's board, from the public view, designed 550 px wide: per player health,
+    who has locked in, what everybody may know; then the last fight with its sums."""
+    v = view
+    room = SCREEN_W - 2 * MARGIN
+    extra = {p["seat"]: [ln for text in _player_lines(v, p) for ln in _wrap(text, SMALL, room - 16)]
+             for p in v["players"]}
+    fight = [(ln, size, colour, bold) for text, size, colour, bold in _fight_lines(v)
+             for ln in _wrap(text, size, room - 24, bold)]
+    result = _result_line(v)
+    result_lines = _wrap(result, BODY, room, True) if result else []
+    legend = _wrap("Everyone starts with 30 health (supers differ); 0 health is a knock-out. "
+                   "Phase 1 is secret: dice are placed behind the screens, then revealed.",
+                   SMALL, room)
+    subtitle = _subtitle(v)
+    top = title_bar_height(subtitle) + 10
+    rows_h = sum(PLAYER_ROW + 18 * len(extra[p["seat"]]) + 8 for p in v["players"])
+    fight_h = (len(fight) * 19 + 20) if fight else 0
+    height = (top + rows_h + (fight_h + 10 if fight else 0) + len(result_lines) * 20
+              + len(legend) * 18 + MARGIN + 6)
+    img, d = new_canvas(SCREEN_W, height)
+    title_bar(img, "KAPLOOM!", drawable(subtitle, font(15)))
+    y = top
+    for p in v["players"]:
+        h = PLAYER_ROW + 18 * len(extra[p["seat"]])
+        draw_rounded(d, (MARGIN, y, SCREEN_W - MARGIN, y + h), 10, fill=PANEL,
+                     outline=HIGHLIGHT if v["turn"] == p["seat"] else GRID, width=2)
+        d.rectangle((MARGIN + 2, y + 8, MARGIN + 6, y + h - 8), fill=_side_colour(p))
+        x = MARGIN + 16
+        status, colour = _status(v, p)
+        status_w = font(SMALL, bold=True).getlength(status) if status else 0
+        right = _line(d, x, y + 16, p["name"], NAME, TEXT, 230, bold=True)
+        role = p["role"] + (" · first player" if p["first"] else "")
+        _line(d, right + 8, y + 17, role, SMALL, MUTED, SCREEN_W - MARGIN - 16 - status_w
+              - right - 16)
+        if status:
+            _line(d, SCREEN_W - MARGIN - 12, y + 16, status, SMALL, colour, status_w + 2,
+                  bold=True, anchor="rm")
+        _health_bar(d, x, y + 33, 300, p)
+        _line(d, x + 312, y + 39, f"{p['health']} / {p['max_health']} health", BODY, TEXT,
+              room - 330)
+        ty = y + PLAYER_ROW + 2
+        for ln in extra[p["seat"]]:
+            _line(d, x, ty - 6, ln, SMALL, TEXT, room - 24)
+            ty += 18
+        y += h + 8
+    if fight:
+        draw_rounded(d, (MARGIN, y, SCREEN_W - MARGIN, y + fight_h), 10, fill=PANEL,
+                     outline=GRID, width=2)
+        ty = y + 10 + 9
+        for text, size, colour, bold in fight:
+            _line(d, MARGIN + 12, ty, text, size, colour, room - 24, bold=bold)
+            ty += 19
+        y += fight_h + 10
+    for ln in result_lines:
+        _line(d, MARGIN, y + 10, ln, BODY, HIGHLIGHT, room, bold=True)
+        y += 20
+    for ln in legend:
+        _line(d, MARGIN, y + 10, ln, SMALL, MUTED, room)
+        y += 18
+    return to_png(img, alt_text(v), f"kaploom-round-{v['round']}.png")
+
+
+DIE_SIDE = 34
+DIE_ROW = 44
+
+
+def _die_rows(v: View, p: dict[str, Any]) -> list[dict[str, Any]]:
+    placed = {}
+    for b in p["board"] or []:
+        for die_id in b["dice"]:
+            placed[die_id] = b["action"]
+    for team in v["duo"]:
+        for b in team["board"] or []:
+            for die_id in b["dice"]:
+                placed[die_id] = b["action"] + " (Duo)"
+    return [{**die, "on": placed.get(die["id"])} for die in p["dice"]]
+
+
+def _sum_text(comp: dict[str, Any] | None, what: str) -> str:
+    if comp is None:
+        return ""
+    if comp["base"] is None:
+        return f"{what}: none yet (no {what} base)" if what == "attack" else \
+            f"{what}: 0 (no {what} base)"
+    return f"{what}: {comp['text']}"
+
+
+def seat_picture(view: dict[str, Any]) -> Picture | None:
+    """A seat's panel picture, from that seat's own view, 550 px wide: their dice (the face
+    showing, the six faces, where each die is placed), their sums so far, their unattached
+    faces and abilities; in 2 vs 2 their ally's dice and the Duo board too. None for the
+    public view."""
+    you = view.get("you")
+    if you is None:
+        return None
+    v = view
+    me = v["players"][you]
+    team = [p for p in v["players"] if p["team"] == me["team"]]
+    room = SCREEN_W - 2 * MARGIN
+    blocks = []
+    for p in team:
+        rows = _die_rows(v, p)
+        notes = []
+        if p.get("attack") is not None and v["stage"] in ("assign", "power"):
+            notes += [_sum_text(p["attack"], "attack"), _sum_text(p["defense"], "defense")]
+        if p["unattached"]:
+            notes.append("unattached faces: " + " ".join(
+                v["face_names"][f] for f in p["unattached"]))
+        if p["locked_in"]:
+            notes.append("abilities: " + "; ".join(f"{x['name']} ({x['text']})"
+                                                   for x in p["locked_in"]))
+        lines = [ln for n in notes for ln in _wrap(n, BODY, room - 24)]
+        blocks.append((p, rows, lines))
+    duo = next((t for t in v["duo"] if you in t["seats"]), None)
+    duo_lines = []
+    if duo and duo["board"]:
+        names = [q["name"] for q in v["players"]]
+        duo_lines = _wrap("Duo board: " + "; ".join(
+            f"{b['action']} ({', '.join(b['dice'])})"
+            + (f" for {names[b['ally']]}" if b.get("ally") is not None else "")
+            for b in duo["board"]), BODY, room)
+    subtitle = f"{me['name']} · {me['health']}/{me['max_health']} health · " + _subtitle(v)
+    top = title_bar_height(subtitle) + 10
+    heights = [34 + len(rows) * DIE_ROW + len(lines) * 20 + 10 for _, rows, lines in blocks]
+    legend = _wrap("Faces: M Might, E Energy, T Toughness, A Agility, X X-Factor, W Wild "
+                   "(counts as any), blank square: blank.", SMALL, room)
+    height = (top + sum(heights) + 10 * len(heights) + len(duo_lines) * 20
+              + len(legend) * 18 + MARGIN + 6)
+    img, d = new_canvas(SCREEN_W, height)
+    title_bar(img, "Your screen" if v["stage"] == "assign" else "Your dice",
+              drawable(subtitle, font(15)))
+    y = top
+    for (p, rows, lines), h in zip(blocks, heights):
+        draw_rounded(d, (MARGIN, y, SCREEN_W - MARGIN, y + h), 10, fill=PANEL, outline=GRID,
+                     width=2)
+        who = "You" if p["seat"] == you else f"Your ally {p['name']}"
+        _line(d, MARGIN + 12, y + 17, f"{who} — {p['role']}", BODY, TEXT, room - 24, bold=True)
+        ty = y + 34
+        for die in rows:
+            x = MARGIN + 12
+            _die(d, x, ty + 2, DIE_SIDE, die["colour"], die["up"])
+            _line(d, x + DIE_SIDE + 8, ty + 12, die["id"], BODY, TEXT, 40, bold=True)
+            _line(d, x + DIE_SIDE + 8, ty + 30, die["colour"] if die["kind"] == "trait"
+                  else "action", SMALL, MUTED, 60)
+            fx = x + DIE_SIDE + 70
+            for f in die["faces"]:
+                _face_chip(d, fx, ty + 12, f, 18)
+                fx += 21
+            if die["on"]:
+                _line(d, fx + 8, ty + 21, "on " + die["on"], BODY, HIGHLIGHT,
+                      SCREEN_W - MARGIN - 12 - fx - 8, bold=True)
+            elif die["up"] is not None and v["stage"] == "assign":
+                _line(d, fx + 8, ty + 21, "unplaced", SMALL, MUTED, 100)
+            ty += DIE_ROW
+        for ln in lines:
+            _line(d, MARGIN + 12, ty + 8, ln, BODY, TEXT, room - 24)
+            ty += 20
+        y += h + 10
+    for ln in duo_lines:
+        _line(d, MARGIN, y + 8, ln, BODY, DUO_C, room)
+        y += 20
+    for ln in legend:
+        _line(d, MARGIN, y + 10, ln, SMALL, MUTED, room)
+        y += 18
+    return to_png(img, alt_text(v), f"kaploom-seat{you + 1}-round-{v['round']}.png")

@@ -33,7 +33,12 @@ def challenge_buttons(msg):
 
 
 def ours(cid: str) -> bool:
-    return cid.startswith(("kp:", "mv:"))
+    return cid.startswith("g:") and tag_of(cid).split(":")[0] in ("kpa", "kpp", "mv", "ms")
+
+
+def tag_of(cid: str) -> str:
+    """`g:<game>:<version>:<tag>[:<arg>]` -> `<tag>[:<arg>]`."""
+    return cid.split(":", 3)[3] if cid.startswith("g:") else cid
 
 
 def panel_of(fake, user):
@@ -44,8 +49,20 @@ def panel_of(fake, user):
     raise AssertionError(f"no panel in {user.name}'s DMs")
 
 
+PREFIX = {"kp:atk:": "kpa:fight", "kp:act:": "kpa:other", "kp:pick:": "kpp",
+          "kp:undo:": "ms:undo", "kp:faces:": "ms:faces", "kp:give:": "ms:give"}
+
+
 def component(msg, prefix: str) -> dict:
-    found = [c for c in msg.components() if str(c.get("custom_id", "")).startswith(prefix)]
+    """The component whose tag starts with `prefix` (old `kp:` names are translated); a
+    Power Up action's select (`kp:grow:`) is the select offering that action's moves."""
+    want = PREFIX.get(prefix, prefix)
+    found = [c for c in msg.components()
+             if tag_of(str(c.get("custom_id", ""))).startswith(want)]
+    if not found and prefix.startswith("kp:"):
+        verb = prefix.split(":")[1]
+        found = [c for c in msg.components() if any(
+            str(o["value"]).split()[0] == verb for o in c.get("options", []))]
     assert found, f"no {prefix!r} component: {msg.custom_ids}"
     return found[0]
 
@@ -84,8 +101,13 @@ def assert_png(f):
 
 
 def move_action(move: str) -> str:
-    from cogs.kaploom import move_action as ma
-    return ma(move)
+    """The menu group (an action's name) a Phase 1 move belongs to, as the engine reads it."""
+    from bot.engine.kaploom.describe import IMMEDIATE_VERB, read
+    from bot.engine.kaploom import Kaploom
+    m = read(Kaploom.new(2), move)
+    if m["verb"] == "timeloop":
+        return "TIME LOOP ability"
+    return m["action"].name if m["action"] is not None else IMMEDIATE_VERB.get(m["verb"], "")
 
 
 def cog_module(fake):
@@ -138,7 +160,7 @@ async def choose(fake, user, move):
     panel = panel_of(fake, user)
     name = move_action(move)
     tag = next(t for t in ("kp:atk:", "kp:act:") if any(
-        c.startswith(t) and name in options(panel, t) for c in panel.custom_ids))
+        tag_of(c).startswith(PREFIX[t]) and name in options(panel, t) for c in panel.custom_ids))
     await fake.invoke(fake.select(panel, component(panel, tag)["custom_id"], [name], user=user))
     panel = fake.messages[panel.id]
     for _ in range(4):
@@ -146,7 +168,8 @@ async def choose(fake, user, move):
         if move in values:
             return await fake.invoke(fake.select(panel, component(panel, "kp:pick:")["custom_id"],
                                                  [move], user=user))
-        step = next(v for v in values if v.startswith(">") and move.startswith(v[1:] + " "))
+        step = next(v for v in values if v.startswith(">")
+                    and all(d in move.split() for d in v[1:].split(",")))
         await fake.invoke(fake.select(panel, component(panel, "kp:pick:")["custom_id"], [step],
                                       user=user))
         panel = fake.messages[panel.id]
@@ -155,7 +178,7 @@ async def choose(fake, user, move):
 
 async def press(fake, user, move, msg=None):
     msg = msg or panel_of(fake, user)
-    cid = next(c for c in msg.custom_ids if c.startswith("mv:") and c.split(":", 3)[3] == move)
+    cid = next(c for c in msg.custom_ids if tag_of(c) == f"mv:{move}")
     return await fake.invoke(fake.click(msg, cid, user=user))
 
 
@@ -195,8 +218,8 @@ async def test_challenge_with_side_and_supers(fake, world):
 
 
 @pytest.mark.parametrize("given,expected", [
-    (dict(supers="Victor Kane"), "Player 1 is a hero here, but Victor Kane is a villain super"),
-    (dict(supers="Tough Nut, Timeout!"), "Player 2 is a villain here"),
+    (dict(supers="Victor Kane"), "Seat 1 is a hero here, but Victor Kane is a villain super"),
+    (dict(supers="Tough Nut, Timeout!"), "Seat 2 is a villain here"),
     (dict(side="villain", supers="Tough Nut"), "A villain may be Victor Kane or Spoiler Alert!"),
     (dict(supers="Batman"), "'Batman' is not a super"),
     (dict(supers="Tough Nut, Victor Kane, Timeout!"), "at most 2 supers"),
@@ -270,7 +293,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
                                   component(fake.messages[panel.id], "kp:pick:")["custom_id"],
                                   ["timejump d10 reroll d6"], user=world.bob))
     text = thread_text(fake, row)
-    assert "used **TIME JUMP**!" in text and world.bob.mention in text
+    assert "Bob activates TIME JUMP!" in text and world.bob.mention in text
     assert "re-roll" not in text and "X-Factor" not in text   # which die, and what came up
     panel = panel_of(fake, world.bob)
     assert "re-rolled: d6 blank → X-Factor" in panel.content
@@ -279,7 +302,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
 
     # lock in: alice first (the thread hears that much), bob's lock reveals everything
     await press(fake, world.alice, "lock")
-    assert "Player 1 (hero) is locked in" in thread_text(fake, row)
+    assert "Alice is locked in" in thread_text(fake, row)
     assert_no_secret(fake, row)
     locked = [m for m in fake.dms_to(world.alice) if "You are locked in" in m.content]
     assert locked and not any(ours(c) for c in locked[-1].custom_ids)
@@ -287,8 +310,8 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     text = thread_text(fake, row)
     assert "the screens come off" in text
     assert "**GROW** (X-Factor Energy)" in text and "**POW** (Might Energy)" in text
-    assert "attack POW 3 = 3 against defense BLOCK 2 = 2 → **1 damage**" in text
-    assert "30 → 29" in text and "Power Up, in turn order (@2, @1)" in text
+    assert "Bob attacks Alice: POW 3 = 3; defense BLOCK 2 = 2" in text
+    assert "30 → 29" in text and "Power Up, in turn order (Bob, Alice)" in text
     game = await game_of(fake, row)
     assert game.view(None)["stage"] == "power" and game.actors() == [1]
     # the reveal's picture (public) is attached with its alt text
@@ -302,7 +325,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     assert "poweron M" in options(panel, "kp:poweron:")
     await pick_in(fake, world.bob, "poweron", "poweron M")
     text = thread_text(fake, row)
-    assert "SUCKER PUNCH! Player 1 (hero) makes player 2 (villain) lose 2" in text
+    assert "SUCKER PUNCH! Alice makes Bob lose 2" in text
     panel = panel_of(fake, world.bob)
     assert "Pending" in panel.content
     await press(fake, world.bob, "take")
@@ -320,7 +343,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     assert v["round"] == 2 and v["stage"] == "assign"
     assert [d["colour"] for d in v["players"][0]["dice"]][-1] == "red"
     text = thread_text(fake, row)
-    assert "Round 1, Phase 4: player 2 (villain) is first player" in text
+    assert "Round 1, Phase 4: Bob is first player" in text
     # round 2: fresh panels, and the thread is quiet about the new roll
     assert "round 2" in panel_of(fake, world.alice).content
     entries = await fake.bot.store.entries(gid)
@@ -399,9 +422,9 @@ async def test_strangers_and_stale_panels_are_refused(fake, world, monkeypatch):
     panel = panel_of(fake, world.alice)
     select = component(panel, "kp:act:")["custom_id"]
     new = await fake.invoke(fake.select(panel, select, ["GROW"], user=world.carol))
-    assert "This panel belongs to player 1" in error(new).content
+    assert "You are not playing in this game" in error(new).content
     new = await fake.invoke(fake.select(panel, select, ["GROW"], user=world.bob))
-    assert "This panel belongs to player 1" in error(new).content
+    assert "earlier moment" in error(new).content   # bob's panel version is not this one
     late = fake.select(panel, select, ["TIME JUMP"], user=world.alice)  # sent, then delayed
     await choose(fake, world.alice, "assign GROW d1 d2")
     # the panel moved on to the next version: the late choice is refused as stale
@@ -447,7 +470,7 @@ async def test_dice_command_shows_public_dice_only(fake, world, monkeypatch):
                                        channel=thread))
     reply = answer(new)
     assert reply.ephemeral
-    assert "d1 blue: `X X X E W _`" in reply.content and "d5 action [XW]: `X W _ _ _ _`" \
+    assert "d1 blue: `X X X E W _`" in reply.content and "d5 action die [XW]: `X W _ _ _ _`" \
         in reply.content
     assert "showing" not in reply.content and "behind the screens" in reply.content
     assert "Timeout!" in reply.content and "30/30" in reply.content
@@ -506,7 +529,7 @@ async def test_team_table_forms_by_join_and_starts(fake, world, monkeypatch):
                                  channel=world.games, supers="Tough Nut"))
     table = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
     # one message: the table for exactly four, with the teams explained under it
-    assert "teams go by seat order" in table.content and "players 1 + 2" in table.content
+    assert "teams go by who joins" in table.content and "players 1 + 2" in table.content
     assert "mode=2v2" in table.content and "for 4 players" in table.content
     ids = challenge_buttons(table)
     for user in (world.bob, world.carol):
@@ -553,7 +576,7 @@ async def test_team_table_forms_by_join_and_starts(fake, world, monkeypatch):
 async def test_team_refuses_supers_of_the_wrong_side(fake, world):
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} team", user=world.alice,
                                        channel=world.games, supers="none, Victor Kane"))
-    assert "Player 2 is a hero here" in error(new).content
+    assert "Seat 2 is a hero here" in error(new).content
 
 
 # --- DMs closed, and a whole game ------------------------------------------------------------------
@@ -628,18 +651,20 @@ async def test_a_whole_game_to_the_end(fake, world, monkeypatch):
         user = users[seat]
         v = game.view(None)
         if v["round"] == 1:   # the first round entirely through the panels' components
-            tag = f"kp:{move.split()[0]}:"
-            if v["stage"] == "assign" and move != "lock":
+            panel = panel_of(fake, user)
+            if v["stage"] == "assign" and move != "lock" and not move.startswith("point"):
                 await choose(fake, user, move)
-            elif any(c.startswith(tag) for c in panel_of(fake, user).custom_ids):
-                await pick_in(fake, user, move.split()[0], move)
-            else:
+            elif any(tag_of(c) == f"mv:{move}" for c in panel.custom_ids):
                 await press(fake, user, move)
+            else:
+                select = next(c for c in panel.components()
+                              if move in [o["value"] for o in c.get("options", [])])
+                await fake.invoke(fake.select(panel, select["custom_id"], [move], user=user))
             continue
         if not quick:  # the pictures were checked in round 1; a stand-in keeps the rest quick
             quick = True
-            monkeypatch.setattr(cog_module(fake), "render", quick_picture)
-            monkeypatch.setattr(cog_module(fake), "render_roll", quick_picture)
+            monkeypatch.setattr(cog_module(fake), "public_picture", quick_picture)
+            monkeypatch.setattr(cog_module(fake), "seat_picture", quick_picture)
         if move in ("lock", "done"):
             await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=user, channel=thread,
                                          move=move))
@@ -661,22 +686,23 @@ async def test_a_whole_game_to_the_end(fake, world, monkeypatch):
 
 def test_long_choices_are_narrowed_step_by_step():
     from cogs.kaploom import narrow
-    moves = [f"timejump d{i} reroll d{j}" for i in range(1, 11) for j in range(1, 11) if i != j]
-    first = narrow(moves)
-    assert len(first) == 10 and first[0][0] == ">timejump d1 reroll"
+    ways = [{"move": f"timejump d{i} reroll d{j}", "uses": [f"d{i}"], "rerolls": [f"d{j}"]}
+            for i in range(1, 11) for j in range(1, 11) if i != j]
+    first = narrow(ways)
+    assert len(first) == 10 and first[0][0] == ">d1"
     assert all(len(group) == 9 for _, group in first)
-    second = narrow(moves, "timejump d1 reroll")
+    second = narrow(ways, ("d1",))
     assert [v for v, _ in second] == [f"timejump d1 reroll d{j}" for j in range(2, 11)]
-    few = ["assign POW d1 d2", "assign POW d1 d3"]
-    assert narrow(few) == [(m, [m]) for m in few]
+    few = ways[:2]
+    assert narrow(few) == [(e["move"], [e]) for e in few]
     # no split possible: the first 25, the rest typed
-    same = [f"assign X d{i}" for i in range(40)]
-    assert len(narrow(same, "assign X")) == 25
+    same = [{"move": f"assign X d{i}", "uses": [f"d{i}"], "rerolls": []} for i in range(40)]
+    assert len(narrow(same)) == 25
 
 
 async def test_with_a_failing_renderer_everything_is_text(fake, world, monkeypatch):
     from conftest import break_renderer
-    failures = break_renderer(fake, monkeypatch, KIND, "render", "render_roll",
+    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture",
                               "render_action_board")
     script_rolls(monkeypatch, RULEBOOK_ROLL)
     row = await start_duel(fake, world)

@@ -71,6 +71,37 @@ class Kaploom(Game):
                              "(0: the table's turn timer)", 0, 3600),
     )
 
+    # --- the printed boards, for reference screens (`/kaploom board`) --------------------------
+    @staticmethod
+    def super_sides() -> dict[str, str]:
+        """Each super board's name and its side ("hero"/"villain")."""
+        return {name: start.side for name, start in SUPERS.items()}
+
+    @staticmethod
+    def board_sections(board: str) -> list[tuple[str, list[tuple[str, str, str, str]]]]:
+        """The printed action table as (title, [(panel, name, requirements, effect)]): the base
+        board for "base", a super's board by name (with the base board), "duo", or "all"."""
+        from .data import ACTION_TABLE, DUO_TABLE, SUPER_TABLE
+
+        def rows(actions):
+            return [(a.panel, a.name, " ".join(a.requires), a.text) for a in actions]
+        out = []
+        if board in ("base", "all") or board in SUPERS:
+            out.append(("The action board (every player)", rows(ACTION_TABLE)))
+        for name, start in SUPERS.items():
+            if board in (name, "all"):
+                out.append((f"{name} ({start.side}, {start.health} health)",
+                            rows(a for a in SUPER_TABLE if a.board == name)))
+        if board in ("duo", "all"):
+            out.append(("The Duo board (2 vs 2, shared by allies)", rows(DUO_TABLE)))
+        return out
+
+    @staticmethod
+    def requirement_words() -> list[tuple[str, str]]:
+        """The requirement symbols and what each asks of the dice."""
+        from .requirements import SYMBOLS
+        return [(s, sym.text) for s, sym in SYMBOLS.items()]
+
     # --- options and setup (seed: "SETUP"; rulings: "Setup", "Super boards", "2 vs 2") ---------
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:

@@ -35,7 +35,8 @@ whether a player is locked in and the names of the immediate actions they announ
   "attacks": [{"attacker", "target", "attack", "defense", "defense_left", "loss",
   "health" [before, after], "note"}]} — seats as string keys; each computation as in
   combat.py (base, bases, bonuses, kickers, multiplier, multipliers, total, spends_spoilers)
-- result: None, or {"winners", "reason"}
+- result: None, or {"winners", "reason", "ending"}
+- face_names: {face letter: its name} ("M": "Might", "_": "blank")
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import describe as describe_mod
 from .combat import formula
-from .data import ABILITY_TEXT, ALL_ACTIONS, ROUND_LIMIT
+from .data import ABILITY_TEXT, ALL_ACTIONS, FACE_NAMES, ROUND_LIMIT
 from .dice import new_pool, slots
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
             "pending": [dict(x) for x in p["pending"]],
             "free": None if hidden else [d for d in g.dice_of(s) if d not in placed],
         })
-        if hidden or g.result is not None or g.stage not in ("assign", "power"):
+        if hidden:
             players[-1]["attack"] = players[-1]["defense"] = None
         else:
             players[-1]["attack"], players[-1]["defense"] = _sums(g, s)
@@ -125,6 +126,7 @@ def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
         "pool_totals": new_pool(2 if g.mode == "2v2" else 1),
         "combat": g.combat,
         "result": g.result,
+        "face_names": dict(FACE_NAMES),
         "menu": (describe_mod.menu(g, viewer) if viewer is not None and g.result is None
                  and viewer in g.actors() else []),
     }
