@@ -7,6 +7,7 @@ rolled, width = dice in the set, height = their value.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -70,7 +71,9 @@ def faces(size: int) -> range:
     return range(0, 10) if size == 10 else range(1, size + 1)
 
 
+@lru_cache(maxsize=256)
 def draw(size: int, label: str) -> Draw:
+    """One die of the roll (a Draw is immutable: the same few are made once)."""
     return die(size, label, zero=size == 10)
 
 
