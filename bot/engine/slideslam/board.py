@@ -8,7 +8,7 @@ areas; a Super Slam's cross runs to the edges and nothing shields).
 from __future__ import annotations
 
 import re
-from collections import deque
+from functools import lru_cache
 
 COLUMN_LETTERS = "abcdefghi"  # the widest board option has 9 columns
 
@@ -64,14 +64,20 @@ def in_home(square: str, seat: int, rows: int) -> bool:
     return lo <= coords(square)[1] + 1 <= hi
 
 
+@lru_cache(maxsize=None)
+def _neighbour_table(columns: int, rows: int) -> dict[str, tuple[str, ...]]:
+    """Every square's orthogonal neighbours, in DIRECTIONS order (worked out once per board
+    size: the slide search asks for them thousands of times a game)."""
+    table = {}
+    for c in range(columns):
+        for r in range(rows):
+            table[name(c, r)] = tuple(name(c + dc, r + dr) for dc, dr in DIRECTIONS
+                                      if 0 <= c + dc < columns and 0 <= r + dr < rows)
+    return table
+
+
 def neighbours(square: str, columns: int, rows: int) -> list[str]:
-    c, r = coords(square)
-    out = []
-    for dc, dr in DIRECTIONS:
-        nc, nr = c + dc, r + dr
-        if 0 <= nc < columns and 0 <= nr < rows:
-            out.append(name(nc, nr))
-    return out
+    return list(_neighbour_table(columns, rows)[square])
 
 
 def reach(start: str, steps: int, blocked: set[str], columns: int,
@@ -81,33 +87,50 @@ def reach(start: str, steps: int, blocked: set[str], columns: int,
 
     Breadth-first, so the first path found to a square is a shortest one: a square farther than
     `steps` by every open route is out of reach even if it is close as the crow flies."""
-    parent: dict[str, str | None] = {start: None}
-    depth = {start: 0}
-    queue = deque([start])
-    while queue:
-        sq = queue.popleft()
-        if depth[sq] == steps:
-            continue
-        for nxt in neighbours(sq, columns, rows):
-            if nxt in parent or nxt in blocked:
-                continue
-            parent[nxt] = sq
-            depth[nxt] = depth[sq] + 1
-            queue.append(nxt)
-    paths: dict[str, list[str]] = {}
-    for sq in parent:
-        if sq == start:
-            continue
-        path = [sq]
-        while parent[path[-1]] is not None:
-            path.append(parent[path[-1]])  # type: ignore[arg-type]
-        paths[sq] = path[::-1]
+    table = _neighbour_table(columns, rows)
+    paths: dict[str, list[str]] = {start: [start]}
+    frontier = [start]
+    for _ in range(steps):
+        nxt_frontier = []
+        for sq in frontier:
+            here = paths[sq]
+            for nxt in table[sq]:
+                if nxt in paths or nxt in blocked:
+                    continue
+                paths[nxt] = here + [nxt]
+                nxt_frontier.append(nxt)
+        if not nxt_frontier:
+            break
+        frontier = nxt_frontier
+    del paths[start]
     return paths
+
+
+def reach_squares(start: str, steps: int, blocked: set[str], columns: int,
+                  rows: int) -> list[str]:
+    """The squares of `reach` in the same (breadth-first) order, without their paths: what
+    listing the legal slides needs, at a fraction of the cost."""
+    table = _neighbour_table(columns, rows)
+    seen = {start}
+    out: list[str] = []
+    frontier = [start]
+    for _ in range(steps):
+        nxt_frontier = []
+        for sq in frontier:
+            for nxt in table[sq]:
+                if nxt not in seen and nxt not in blocked:
+                    seen.add(nxt)
+                    nxt_frontier.append(nxt)
+        if not nxt_frontier:
+            break
+        out += nxt_frontier
+        frontier = nxt_frontier
+    return out
 
 
 def can_move(start: str, blocked: set[str], columns: int, rows: int) -> bool:
     """Whether any slide at all is open (one free neighbour is enough: every die moves ≥ 1)."""
-    return any(n not in blocked for n in neighbours(start, columns, rows))
+    return any(n not in blocked for n in _neighbour_table(columns, rows)[start])
 
 
 def slam_area(square: str, super_slam: bool, columns: int, rows: int) -> list[str]:

@@ -211,9 +211,11 @@ class SlideSlam(Game):
             moves += [f"awaken {self.dice[k]['square']} {INVOCATION}"
                       for k in sorted(self._dice_of(player))]
         if self.phase == "slide":
+            blocked = set(self._occupied())
             for k in sorted(self._dice_of(player)):
                 src = self.dice[k]["square"]
-                moves += [f"slide {src} {dst}" for dst in self._reach(k)]
+                moves += [f"slide {src} {dst}" for dst in board.reach_squares(
+                    src, self._steps(k), blocked, self.columns, self.rows)]
         elif self.phase == "slam":
             can_predict = not self.tokens_used[player] and not self.tokens_used[1 - player]
             for k in sorted(self._dice_of(player)):
