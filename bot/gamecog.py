@@ -22,6 +22,7 @@ from discord.ext import commands
 
 import rendering
 
+from . import guide
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
@@ -96,9 +97,7 @@ def mention(user_id: int) -> str:
 
 def guide_lines(kind: str) -> tuple[str, str]:
     """How to win, and what to do first, from the game's guide (bot/guide)."""
-    try:
-        from . import guide
-    except ImportError:  # TODO(#13): the guide package lands with /help
+    if not guide.has_guide(kind):
         return "", ""
     return guide.goal(kind), guide.first_steps(kind)
 
@@ -716,6 +715,14 @@ class GameCog(commands.GroupCog):
         panel = Panel(f"**{self.engine.TITLE} — game #{row.id}**\n```\n{game.text(None)}\n```",
                       picture=await self.picture(row, game, None))
         await interaction.followup.send(ephemeral=True, **panel.send_kwargs())
+
+    @app_commands.command(name="help", description="How to play: the goal, a turn, the buttons "
+                                                    "and commands")
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        text = (f"❓ **{self.engine.TITLE} — how to play**\n\n{guide.game_help(self.KIND)}"
+                if guide.has_guide(self.KIND) else f"❓ **{self.engine.TITLE}**")
+        await reply(interaction, clip(text), ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="panel", description="Open your secret panel (only you see it)")
     async def panel_command(self, interaction: discord.Interaction) -> None:
