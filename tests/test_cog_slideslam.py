@@ -852,6 +852,16 @@ async def test_full_game_from_challenge_to_a_win(fake, world):
             assert_png(f)
     new = await slash(fake, row, "slideslam end", winner)
     assert "You have no Slide and Slam: Dice Is Not Bend! game running" in error(new).content
+    # names, never seat codes, in everything a person read: thread, alt texts, DMs, components
+    seen = [thread_everything(fake, row)]
+    for user in players:
+        for m in fake.dms_to(user):
+            seen.append(m.text())
+            seen += [f.description or "" for f in m.files]
+    for m in thread_messages(fake, row):
+        seen += [c.get("label", "") for c in m.components()]
+    codes = re.compile(r"(?<![\w<`])@[12]\b|\b[Pp]layer [12]\b|\bP[12]\b")
+    assert not [t for t in seen if codes.search(t)][:3]
 
 
 async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
@@ -932,3 +942,89 @@ async def test_response_window_times_out_to_a_pass(fake, world):
     assert "W at c6 loses 1 (4 → 3)" in text
     _, game = await game_of(fake, row)
     assert game.view(None)["current"] == 1 and game.view(None)["tokens_used"] == [False, False]
+
+
+# ---- the right words at the end, and a component for every move ---------------------------------
+
+async def test_resign_during_placement_retires_the_panels_with_the_true_reason(fake, world):
+    """Issue #12: after a resign during placement both DMs said "Your placement is confirmed.
+    The wall is down". The panel that was still open now says the game is over and why."""
+    row = await start(fake, world)
+    await typed(fake, row, world.alice, P1)
+    await typed(fake, row, world.alice, "confirm")
+    assert "comes down when Bob confirms too" in fake.dms_to(world.alice)[-1].content
+    await typed(fake, row, world.bob, "place a8=6 b8=5")
+    await fake.invoke(fake.slash(fake.bot, "games resign", user=world.bob, channel=world.games,
+                                 game=row.id))
+    bob_last = fake.dms_to(world.bob)[-1]
+    assert "game is over" in bob_last.content and "Bob resigned" in bob_last.content
+    assert bob_last.custom_ids == []
+    for user in users(world):
+        for m in fake.dms_to(user):
+            assert "The wall is down" not in m.content
+    assert "Bob resigned" in thread_text(fake, row)
+
+
+def offered_moves(items) -> set[str]:
+    """The moves a player can make straight from these components (button args, select
+    values of the move tags)."""
+    out = set()
+    for item in items:
+        c = getattr(item, "item", item)
+        cid = c.custom_id
+        if tag_of(cid) == "mv":
+            out.add(arg_of(cid))
+        elif tag_of(cid) == "ms":
+            out.update(o.value for o in c.options)
+    return out
+
+
+async def test_every_legal_move_is_reachable_from_a_component(fake, world):
+    """Issue #13: no move needs typing. Through a seeded random game, every legal move of the
+    player to act is offered by the turn message or their panel (a die picker or the awakening
+    select leading to it counts), each with words, not notation."""
+    import random
+    rng = random.Random(7)
+    row = await start(fake, world, first_player="random", starting_values="3,3,2,2,1,1")
+    cog = fake.bot.game_cogs["slideslam"]
+    players = users(world)
+    checked = 0
+    phases = set()
+    for _ in range(70):
+        row = await fake.bot.store.get_game(row.id)
+        _, game = await game_of(fake, row)
+        if game.outcome() is not None:
+            break
+        seat = next(a for a in game.actors() if a != "chance")
+        legal = set(game.legal(seat))
+        phase = game.current_phase()
+        phases.add(phase)
+        if phase == "placement":
+            offered = set()
+            unplaced = set(game.view(seat)["placement"]["unplaced"] or [])
+            for value in unplaced or {None}:
+                panel = cog.placement_panel(row, game, seat, "p0", value=value)
+                offered |= offered_moves(panel.items)
+        else:
+            turn = await turn_message(fake, row)
+            offered = {arg_of(c) for c in turn.custom_ids if tag_of(c) == "mv"}
+            offered |= {o["value"] for c in components(turn, "ms") for o in c["options"]}
+            for picker in components(turn, "sd"):
+                for o in picker["options"]:
+                    await fake.invoke(fake.select(turn, picker["custom_id"], [o["value"]],
+                                                  user=players[seat]))
+                    dests = last_ephemeral(fake, row, players[seat], "Slide **")
+                    offered |= {o2["value"] for c in components(dests, "ms")
+                                for o2 in c["options"]}
+            for awaken in components(turn, "aw"):
+                offered |= {f"awaken {o['value']} {INVOCATION}" for o in awaken["options"]}
+            labels = [c.get("label", "") for c in turn.components()]
+            labels += [o["label"] for c in turn.components() for o in c.get("options", [])]
+            assert not any(re.search(r"\b[Pp]layer [12]\b|@[12]\b", t) for t in labels), labels
+        assert legal <= offered, (phase, sorted(legal - offered)[:5])
+        checked += len(legal)
+        move = rng.choice(sorted(legal))
+        if phase == "placement" and rng.random() < 0.6:
+            move = next((m for m in sorted(legal) if m.startswith("place ")), move)
+        await typed(fake, row, players[seat], move)
+    assert {"placement", "slide", "slam"} <= phases and checked > 200
