@@ -149,6 +149,14 @@ class Games(commands.GroupCog, group_name="games",
         return False
 
     @commands.Cog.listener()
+    async def on_command_error(self, ctx: commands.Context, error: Exception) -> None:
+        """The bot has no text commands, but its prefix is a mention: "@Referee hello" is no
+        command, not an error to log. (With this listener discord.py leaves the rest to us.)"""
+        if isinstance(error, commands.CommandNotFound):
+            return
+        log.error("text command %s failed", ctx.command, exc_info=error)
+
+    @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A button or select whose id none of the bot's components can read (forged, or from
         a version of the bot that no longer exists) gets a polite answer instead of silence."""

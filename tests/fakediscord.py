@@ -32,6 +32,7 @@ import inspect
 import json
 import logging
 import mimetypes
+import random
 import re
 import urllib.parse
 from dataclasses import dataclass, field
@@ -54,6 +55,15 @@ BOT_PERMS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
     create_private_threads=True, manage_threads=True, manage_messages=True, embed_links=True,
     attach_files=True, add_reactions=True, read_message_history=True, use_external_emojis=True)
+
+
+# Faults `inject_faults` can draw: HTTP statuses, 10062 (Unknown interaction: the 3 s window was
+# missed) and 429 (rate limited: the request is served, late).
+FAULT_KINDS = (500, 503, 403, 404, 10062, 429)
+# Login and command sync are not faulted: a bot that cannot log in is not the point of the test.
+UNFAULTED = {('GET', '/users/@me'), ('GET', '/oauth2/applications/@me'),
+             ('PUT', '/applications/{application_id}/commands'),
+             ('PUT', '/applications/{application_id}/guilds/{guild_id}/commands')}
 
 
 class UnknownRoute(AssertionError):
@@ -365,6 +375,8 @@ class FakeDiscord:
         self.task_prefixes = list(TASK_PREFIXES)   # extend with your own task-name prefixes
         self._tracked: set[asyncio.Task] = set()
         self._failures: list[tuple] = []
+        self._faults: Optional[dict] = None
+        self.injected: list[tuple[str, str, int]] = []   # (method, route, fault) drawn so far
         self._settled_at = 0
         self._saved: list = []
         self._loud_loggers = tuple(loud_loggers)
@@ -477,6 +489,76 @@ class FakeDiscord:
         exc = exception or http_exception(status, code, message, method, route)
         self._failures.append([method, route, args, exc, times])
 
+    def inject_faults(self, rate: float, *, seed: int = 0, kinds: Iterable[int] = FAULT_KINDS,
+                      delay: float = 0.02, seams: Iterable[str] = ('rest', 'webhook')) -> None:
+        """From now on a fraction ``rate`` of requests (drawn by a ``seed``-ed RNG, so a run
+        repeats) fails with one of ``kinds``: 500/503 (DiscordServerError, as discord.py raises
+        it once its own retries are spent), 403 (Missing Permissions), 404 (Unknown Message),
+        10062 (Unknown interaction; interaction replies only, else a 404) or 429 (served after
+        ``delay`` seconds, as discord.py waits out a rate limit). A failed request changes
+        nothing on the fake server. Login and command sync are spared. ``stop_faults()`` ends
+        it; ``injected`` lists what was drawn."""
+        self._faults = {'rate': rate, 'rng': random.Random(seed), 'kinds': tuple(kinds),
+                        'delay': delay, 'seams': tuple(seams)}
+
+    def stop_faults(self) -> None:
+        self._faults = None
+
+    async def _maybe_fault(self, req: 'Request') -> None:
+        f = self._faults
+        if f is None or req.seam not in f['seams'] or (req.method, req.route) in UNFAULTED:
+            return
+        if f['rng'].random() >= f['rate']:
+            return
+        kind = f['rng'].choice(f['kinds'])
+        self.injected.append((req.method, req.route, kind))
+        if kind == 429:
+            await asyncio.sleep(f['delay'])
+            return
+        if kind == 10062 and req.seam != 'webhook':
+            kind = 404
+        status, code, message = {
+            500: (500, 0, 'Internal Server Error'), 503: (503, 0, 'Service Unavailable'),
+            403: (403, 50013, 'Missing Permissions'), 404: (404, 10008, 'Unknown Message'),
+            10062: (404, 10062, 'Unknown interaction')}[kind]
+        req.status = status
+        raise http_exception(status, code, message, req.method, req.route)
+
+    def type_message(self, channel: Channel, user: User, text: str) -> Message:
+        """``user`` types ``text`` in ``channel``: a MESSAGE_CREATE through discord.py's real
+        gateway parser (on_message listeners run; ``await fake.settle()`` after). As on
+        Discord, a bot without the Message Content intent gets an empty ``content`` for guild
+        messages that do not mention it."""
+        if channel.guild is not None:
+            if user.id not in channel.guild.members:
+                raise RefusedPayload(f'{user.name} is not a member of {channel.guild.name}')
+            perms = self.permissions(user, channel)
+            needed = 'send_messages_in_threads' if channel.is_thread else 'send_messages'
+            if not (perms.view_channel and getattr(perms, needed)):
+                raise RefusedPayload(f'{user.name} cannot write in #{channel.name}')
+        elif channel.recipient is not user:
+            raise RefusedPayload(f'{user.name} cannot write in that DM channel')
+        mid = self.snowflake()
+        payload = {
+            'id': str(mid), 'channel_id': str(channel.id), 'type': 0, 'content': text,
+            'author': user.payload(), 'embeds': [], 'components': [], 'attachments': [],
+            'mentions': [], 'mention_roles': [], 'mention_everyone': False, 'pinned': False,
+            'tts': False, 'timestamp': _iso(), 'edited_timestamp': None, 'flags': 0}
+        msg = Message(payload)
+        self.messages[mid] = msg
+        channel.last_message_id, channel.message_count = mid, channel.message_count + 1
+        state = self.bot._connection
+        event = json.loads(json.dumps(payload))
+        if channel.guild is not None:
+            member = channel.guild.member_payload(user.id)
+            member.pop('user')
+            event |= {'guild_id': str(channel.guild.id), 'member': member}
+            if not state.intents.message_content and f'<@{self.me.id}>' not in text:
+                event['content'] = ''   # privileged: Discord leaves it out
+        if state.intents.guild_messages if channel.guild else state.intents.dm_messages:
+            state.parse_message_create(event)
+        return msg
+
     def close_dms(self, user: User) -> None:
         user.dms_open = False
 
@@ -492,6 +574,7 @@ class FakeDiscord:
             f.reset(seek=True)
         req = Request(seam, route.method, route.path, self._path_args(route), body, sent, params)
         self.requests.append(req)
+        await self._maybe_fault(req)
         for failure in self._failures:
             method, template, args, exc, _ = failure
             if (method, template) == (req.method, req.route) and all(req.args.get(k) == v for k, v in args.items()):
