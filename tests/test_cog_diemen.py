@@ -12,7 +12,7 @@ from PIL import Image
 
 import bot.tables
 from bot.engine.diemen import DieMen, board
-from bot.engine.diemen.odds import flick_odds, odds_text
+from bot.engine.diemen.odds import flick_odds
 from fakediscord import RefusedPayload
 
 EPHEMERAL = 64
@@ -43,6 +43,17 @@ async def challenge(fake, world, **options):
     return (await fake.bot.store.active_games())[-1]
 
 
+def tag(cid: str) -> str:
+    """The tag of a `g:<game>:<version>:<tag>[:<arg>]` component id ("" for other ids)."""
+    parts = cid.split(":")
+    return parts[3] if cid.startswith("g:") and len(parts) > 3 else ""
+
+
+def arg(cid: str) -> str:
+    parts = cid.split(":", 4)
+    return parts[4] if len(parts) > 4 else ""
+
+
 def thread_of(fake, row):
     return fake.channels[row.thread_id]
 
@@ -51,13 +62,13 @@ def thread_text(fake, row) -> str:
     return "\n".join(m.text() for m in fake.messages_in(row.thread_id))
 
 
-def panel_of(fake, user, prefix="dmb:"):
-    return [m for m in fake.dms_to(user) if any(c.startswith(prefix) for c in m.custom_ids)][-1]
+def panel_of(fake, user, want="bn"):
+    return [m for m in fake.dms_to(user) if any(tag(c) == want for c in m.custom_ids)][-1]
 
 
 async def set_banners(fake, user, spots, message=None):
     panel = message or panel_of(fake, user)
-    cid = next(c for c in panel.custom_ids if c.startswith("dmb:"))
+    cid = next(c for c in panel.custom_ids if tag(c) == "bn")
     return await fake.invoke(fake.select(panel, cid, spots, user=user))
 
 
@@ -67,7 +78,7 @@ async def state(fake, row):
 
 def vote_message(fake, row):
     return [m for m in fake.messages_in(row.thread_id)
-            if any(c.startswith("vt:") for c in m.custom_ids)][-1]
+            if any(tag(c) == "vt" for c in m.custom_ids)][-1]
 
 
 async def close_vote(fake, row):
@@ -106,15 +117,15 @@ async def turn_msg(fake, row):
 
 
 def button(msg, move):
-    return next(c for c in msg.custom_ids if c.startswith("mv:") and c.split(":", 3)[3] == move)
+    return next(c for c in msg.custom_ids if tag(c) == "mv" and arg(c) == move)
 
 
-def select_id(msg, prefix):
-    return next(c for c in msg.custom_ids if c.startswith(prefix))
+def select_id(msg, want):
+    return next(c for c in msg.custom_ids if tag(c) == want)
 
 
-def options_of(msg, prefix):
-    comp = next(c for c in msg.components() if c.get("custom_id", "").startswith(prefix))
+def options_of(msg, want):
+    comp = next(c for c in msg.components() if tag(c.get("custom_id", "")) == want)
     return [o["value"] for o in comp["options"]]
 
 
@@ -125,7 +136,7 @@ def last_ephemeral(fake, row, user, containing=""):
 
 async def press_flick(fake, row, user):
     preview = last_ephemeral(fake, row, user, "Flick!")
-    cid = next(c for c in preview.custom_ids if c.startswith("mv:"))
+    cid = next(c for c in preview.custom_ids if tag(c) == "mv")
     return await fake.invoke(fake.click(preview, cid, user=user))
 
 
@@ -155,10 +166,10 @@ async def test_default_mode_is_physical(fake, world):
 async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, world):
     row = await challenge(fake, world, mode="simulated")
     panel_a = panel_of(fake, world.alice)
-    comp = next(c for c in panel_a.components() if c.get("custom_id", "").startswith("dmb:"))
+    comp = next(c for c in panel_a.components() if tag(c.get("custom_id", "")) == "bn")
     assert comp["min_values"] == comp["max_values"] == 4
     assert [o["value"] for o in comp["options"]] == list(board.BANNER_SPOTS)
-    assert "you are player 1" in panel_a.content and panel_a.files  # own view as a picture
+    assert "(Alice)" in panel_a.content and panel_a.files  # own view as a picture
     # the client never sends 3 of a 4-of-6 select
     with pytest.raises(RefusedPayload):
         fake.select(panel_a, comp["custom_id"], ["F1", "F2", "B1"], user=world.alice)
@@ -167,19 +178,19 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
     raced = fake.select(panel_a, comp["custom_id"], ["F2", "F3", "B2", "B3"], user=world.alice)
     await set_banners(fake, world.alice, ["F1", "F3", "B1", "B3"])
     # her panel has nothing left to offer: its select is gone
-    assert not any(c.startswith("dmb:") for c in panel_a.custom_ids)
+    assert not any(tag(c) == "bn" for c in panel_a.custom_ids)
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "setup" and game.view(None)["sides"][0]["banners"] == []
     assert any("Your banners: F1 F3 B1 B3" in m.content for m in fake.dms_to(world.alice))
     text = thread_text(fake, row)
-    assert "Player 1 has set up their banners in secret" in text
+    assert "Alice has set up their banners in secret" in text
     assert "F1 F3 B1 B3" not in text and "revealed" not in text.lower()
     files = [f for m in fake.messages_in(row.thread_id) for f in m.files]
     assert files, "the thread shows the board"
     for f in files:
         assert "F1 F3" not in (f.description or "") and "Your banners" not in f.description
     # The public picture carries nothing of the choice: it is the same bytes whatever P1 chose.
-    other = DieMen.new(2, {"mode": "simulated"})
+    other = DieMen.new(2, {"mode": "simulated"}, names=["Alice", "Bob"])
     other.apply(0, "banners F2 F3 B2 B3")
     from rendering.diemen import render
     assert render(other.view(None)).png == files[-1].data
@@ -189,7 +200,7 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
 
     await set_banners(fake, world.bob, B_SPOTS)
     text = thread_text(fake, row)
-    assert "Banners revealed: P1 F1 F3 B1 B3; P2 F2 F3 B2 B3" in text
+    assert "Banners revealed: Alice F1 F3 B1 B3; Bob F2 F3 B2 B3" in text
 
 
 async def test_typed_setup_errors_are_the_engines_words(fake, world):
@@ -210,14 +221,14 @@ async def test_closed_dms_get_the_secret_panel_in_the_thread(fake, world):
     row = await challenge(fake, world)
     assert fake.dms_to(world.bob) == []
     [fallback] = [m for m in fake.messages_in(row.thread_id)
-                  if any(c.startswith("pn:") for c in m.custom_ids)]
+                  if any(tag(c) == "pn" for c in m.custom_ids)]
     assert world.bob.mention in fallback.content
-    new = await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.carol))
-    assert "players of this game only" in ephemeral(new)[0].content
-    await fake.invoke(fake.click(fallback, f"pn:{row.id}", user=world.bob))
+    new = await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.carol))
+    assert "not playing in this game" in ephemeral(new)[0].content
+    await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.bob))
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
-             if m.audience == world.bob.id and any(c.startswith("dmb:") for c in m.custom_ids)]
-    assert panel and panel[-1].ephemeral and "you are player 2" in panel[-1].content
+             if m.audience == world.bob.id and any(tag(c) == "bn" for c in m.custom_ids)]
+    assert panel and panel[-1].ephemeral and "(Bob)" in panel[-1].content
     await set_banners(fake, world.bob, B_SPOTS, message=panel[-1])
     _, game = await state(fake, row)
     assert game.view(None)["setup_done"] == [False, True]
@@ -230,7 +241,8 @@ async def test_stand_cry_vote_picks_the_first_player(fake, world):
     row = await challenge(fake, world, mode="simulated", vote_seconds=30)
     new = await slash(fake, row, "standcry", world.alice, text="Dice so sharp they cut prices!")
     assert "posted" in ephemeral(new)[0].content
-    assert "P1's Stand Cry" in thread_text(fake, row)
+    assert "Alice's Stand Cry" in thread_text(fake, row)
+    assert "as soon as both Die-Men have set up" in ephemeral(new)[0].content
     assert "Dice so sharp they cut prices!" in thread_text(fake, row)
     new = await slash(fake, row, "standcry", world.alice, text="Another one")
     assert "already shouted" in ephemeral(new)[0].content
@@ -246,7 +258,7 @@ async def test_stand_cry_vote_picks_the_first_player(fake, world):
     fresh = await fake.bot.store.get_game(row.id)
     assert fresh.extra["standcry_1"] == "Dice so sharp they cut prices!"
     assert fresh.extra["standcry_2"] == "@everyone Unbreakable deals!"
-    assert not any(c.startswith("vt:") for m in fake.messages_in(row.thread_id)
+    assert not any(tag(c) == "vt" for m in fake.messages_in(row.thread_id)
                    for c in m.custom_ids), "no vote before both have set up"
 
     await set_banners(fake, world.alice, A_SPOTS)
@@ -268,7 +280,8 @@ async def test_stand_cry_vote_picks_the_first_player(fake, world):
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "move"
     first = game.view(None)["first_player"]
-    assert f"Player {first + 1} has the best Stand Cry and goes first" in thread_text(fake, row)
+    assert f"{['Alice', 'Bob'][first]} has the best Stand Cry and goes first" in \
+        thread_text(fake, row)
     new = await slash(fake, row, "standcry", world.alice, text="Too late?")
     assert "already shouted" in ephemeral(new)[0].content
 
@@ -278,8 +291,14 @@ async def test_vote_with_a_clear_winner_and_a_late_cry(fake, world):
     await set_banners(fake, world.alice, A_SPOTS)
     await set_banners(fake, world.bob, B_SPOTS)
     vote = vote_message(fake, row)
-    assert "no Stand Cry yet" in vote.content
-    await slash(fake, row, "standcry", world.bob, text="Buy one, flick one free!")
+    assert "no Stand Cry shouted" in vote.content
+    assert "Alice's Stand Cry" in vote.text() and "Bob's Stand Cry" in vote.text()
+    new = await slash(fake, row, "standcry", world.bob, text="Buy one, flick one free!")
+    # Issue #12: the open vote shows the cry at once, and Bob is told the vote is open now.
+    assert "voting right now" in ephemeral(new)[0].content
+    vote = fake.messages[vote.id]
+    assert "Buy one, flick one free!" in vote.content
+    assert vote.content.count("no Stand Cry shouted") == 1   # Alice's is still missing
     ids = {c.rsplit(":", 1)[1]: c for c in vote.custom_ids}
     await fake.invoke(fake.click(vote, ids["2"], user=world.carol))
     await fake.invoke(fake.click(vote, ids["2"], user=world.alice))
@@ -287,7 +306,7 @@ async def test_vote_with_a_clear_winner_and_a_late_cry(fake, world):
     _, game = await state(fake, row)
     assert game.view(None)["first_player"] == 1
     new = await slash(fake, row, "standcry", world.alice, text="Wait for me")
-    assert "vote is over: player 2 goes first" in ephemeral(new)[0].content
+    assert "vote is over: Bob goes first" in ephemeral(new)[0].content
 
 
 # ---- physical flicks: report, Accept, Dispute ---------------------------------------------------
@@ -296,13 +315,14 @@ async def test_physical_flick_report_and_accept(fake, world):
     row = await ready(fake, world, mode="physical")
     msg = await turn_msg(fake, row)
     assert {"flick 0", "flick 1", "flick 2", "move S1", "move S3"} <= {
-        c.split(":", 3)[3] for c in msg.custom_ids if c.startswith("mv:")}
+        arg(c) for c in msg.custom_ids if tag(c) == "mv"}
     assert "flick 3 bonus" not in msg.text()  # never on the game's very first turn
     new = await slash(fake, row, "flick", world.alice, count=1, called="F2")
     [reply] = ephemeral(new)
-    assert "flick your real die" in reply.content and "Called Shot at P2:F2" in reply.content
-    assert "P1 calls the shot: P2:F2" in thread_text(fake, row) or \
-        "calls the shot: P2:F2" in thread_text(fake, row)
+    assert "Called Shot at F2" in reply.content and "double the roll" in reply.content
+    assert "Alice calls the shot: Bob's banner on F2" in thread_text(fake, row)
+    _, game = await state(fake, row)
+    assert game.view(None)["flick"]["called"] == "P2:F2"   # declared and called: one move
 
     # autocomplete of what can have fallen: enemy banners bare, own ones with P1:
     ac = fake.autocomplete(fake.bot, "diemen report", user=world.alice, focused="hit",
@@ -318,12 +338,12 @@ async def test_physical_flick_report_and_accept(fake, world):
 
     new = await slash(fake, row, "report", world.alice, rolled=4, hit="F2")
     [reply] = ephemeral(new)
-    assert "may **Accept** or **Dispute**" in reply.content and world.bob.mention in reply.content
+    assert "Bob may **Accept** or **Dispute**" in reply.content
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "review"
     assert game.view(None)["sides"][1]["damage"] == 1   # counts only once accepted
     msg = await turn_msg(fake, row)
-    assert "reports flick 1 of 1: rolled 4, fell: P2:F2" in msg.content
+    assert "reports flick 1 of 1: rolled 4, fell: Bob's banner on F2" in msg.content
     fresh = await fake.bot.store.get_game(row.id)
     assert fresh.deadline - fresh.updated_at == pytest.approx(60, abs=1)
     # only the opponent may answer
@@ -335,7 +355,7 @@ async def test_physical_flick_report_and_accept(fake, world):
     _, game = await state(fake, row)
     v = game.view(None)
     assert v["sides"][1]["damage"] == 1 + 8 and v["phase"] == "reposition"
-    assert "Called Shot hits P2:F2 (2 x 4): +8 to P2" in thread_text(fake, row)
+    assert "Called Shot hits Bob's banner on F2 (2 x 4): +8 to Bob" in thread_text(fake, row)
     # Reposition: a Done button; then Bob's turn
     msg = await turn_msg(fake, row)
     assert msg.custom_ids == [] or button(msg, "done")
@@ -375,9 +395,9 @@ async def test_dispute_takes_the_flick_back_and_the_reflick_counts_at_once(fake,
     # Bob's Reposition: his knocked B2 must go back before Done; /diemen place shows open spots
     new = await slash(fake, row, "place", world.bob)
     choose = last_ephemeral(fake, row, world.bob, "Choose where")
-    opts = options_of(choose, "ms:")
+    opts = options_of(choose, "ms")
     assert opts == ["place F1", "place B1", "place B2"]   # no Super Sale after 2 flicks
-    await fake.invoke(fake.select(choose, select_id(choose, "ms:"), ["place B2"],
+    await fake.invoke(fake.select(choose, select_id(choose, "ms"), ["place B2"],
                                   user=world.bob))
     _, game = await state(fake, row)
     assert game.view(None)["sides"][1]["spots"]["B2"] == "up"
@@ -400,10 +420,10 @@ async def test_oops_and_report_errors(fake, world):
     new = await slash(fake, row, "oops", world.alice, banners="B1")
     _, game = await state(fake, row)
     assert game.view(None)["sides"][0]["damage"] == 7
-    assert "knocked over their own P1:B1 by other means: +6" in thread_text(fake, row)
+    assert "Alice knocked over their own B1 by other means: +6 to Alice" in thread_text(fake, row)
     await slash(fake, row, "flick", world.alice, count=1)
     new = await slash(fake, row, "report", world.alice, rolled=3, hit="B1")
-    assert "Nothing stands on P2:B1" in ephemeral(new)[0].content
+    assert "Nothing stands on B1 of Bob's side" in ephemeral(new)[0].content
     new = await slash(fake, row, "report", world.alice, rolled=3, hit="P2:F2", customers=1)
     assert "customer" in ephemeral(new)[0].content
     with pytest.raises(RefusedPayload):
@@ -421,7 +441,7 @@ async def test_mode_switch_needs_the_opponents_agreement(fake, world):
     assert "not possible now (Move step)" in ephemeral(new)[0].content
     await slash(fake, row, "flick", world.alice, count=2)
     new = await slash(fake, row, "mode", world.alice)
-    assert "Proposed: this flick simulated" in ephemeral(new)[0].content
+    assert "Proposed. Bob may **Agree** or **Refuse**" in ephemeral(new)[0].content
     msg = await turn_msg(fake, row)
     new = await fake.invoke(fake.click(msg, button(msg, "agree"), user=world.alice))
     assert "not your move" in ephemeral(new)[0].content
@@ -434,16 +454,16 @@ async def test_mode_switch_needs_the_opponents_agreement(fake, world):
     msg = await turn_msg(fake, row)
     await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
     # second flick: switch, agreed, then it is simulated: the odds menu appears
-    await slash(fake, row, "mode", world.alice, to="simulated")
+    await slash(fake, row, "mode", world.alice)
     msg = await turn_msg(fake, row)
     await fake.invoke(fake.click(msg, button(msg, "agree"), user=world.bob))
     _, game = await state(fake, row)
     assert game.view(None)["flick_mode"] == "simulated"
     msg = await turn_msg(fake, row)
-    assert "aim middle" in options_of(msg, "dma:")
+    assert "aim middle" in options_of(msg, "aim")
     new = await slash(fake, row, "report", world.alice, rolled=3)
     assert "This flick is simulated" in ephemeral(new)[0].content
-    await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim middle"], user=world.alice))
+    await fake.invoke(fake.select(msg, select_id(msg, "aim"), ["aim middle"], user=world.alice))
     await press_flick(fake, row, world.alice)
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "reposition"
@@ -459,46 +479,49 @@ async def test_simulated_flick_shows_flick_odds_then_flicks(fake, world, fixed_d
                            channel=thread_of(fake, row), count=1, called="")
     await fake.invoke(ac)
     assert [c["value"] for c in fake.autocomplete_choices(ac)] == B_SPOTS
-    assert "% to hit it" in fake.autocomplete_choices(ac)[0]["name"]
+    assert "% to knock it" in fake.autocomplete_choices(ac)[0]["name"]
     new = await slash(fake, row, "flick", world.alice, count=1, called="F2")
     [preview] = [r for r in new if r.ephemeral and "Flick!" in str(r.body)]
     # P1's Stand at S2 (x 50, y 20), P2's F2 at (50, 95): 75 units, band A; P2 has neighbours
     # of F2 standing and no customers.
     expected = flick_odds(board.distance(0, "S2", 1, "F2"), called=True, target_standing=True,
                           neighbours=True, customers=False, super_sale=False)
-    assert odds_text(expected) in preview.content
-    assert "Called Shot at P2:F2" in preview.content and preview.files
-    assert Image.open(io.BytesIO(preview.files[0].data)).format == "PNG"
-    assert preview.files[0].description
+    assert f"{expected['outcomes']['clean']}% chance to knock F2 alone" in preview.content
+    assert "Called Shot at F2" in preview.content
     _, game = await state(fake, row)
-    assert game.view(None)["phase"] == "flick" and game.view(None)["flick"]["called"] is None
+    assert game.view(None)["phase"] == "move"   # nothing declared before the button
     assert game.flicks == []   # nothing flicked before the button
     await press_flick(fake, row, world.alice)
     _, game = await state(fake, row)
     [flick] = game.view(None)["last_flicks"]
     assert flick["called"] == "P2:F2" and flick["mode"] == "simulated"
-    assert "flick 1 of 1 (Called Shot at P2:F2)" in thread_text(fake, row)
+    assert "flick 1 of 1 (Called Shot at Bob's banner on F2)" in thread_text(fake, row)
 
 
 async def test_aim_menu_preview_is_for_the_flicker_only(fake, world, fixed_dice):
     row = await ready(fake, world, mode="simulated")
     new = await slash(fake, row, "flick", world.alice, count=2)
     [listing] = ephemeral(new)
-    assert odds_text(flick_odds(board.distance(0, "S2", 1, "B2"), customers=False)) \
+    b2 = flick_odds(board.distance(0, "S2", 1, "B2"), customers=False)
+    assert "Your targets" in listing.content
+    assert f"Flick at B2: {b2['outcomes']['clean'] + b2['outcomes']['pair']}% to knock it" \
         in listing.content
     msg = await turn_msg(fake, row)
-    values = options_of(msg, "dma:")
+    values = options_of(msg, "aim")
     assert values[:4] == [f"called {s}" for s in B_SPOTS]
     assert set(values[4:]) == {f"aim {s}" for s in board.BANNER_SPOTS} | {"aim middle"}
-    new = await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim B2"],
+    new = await fake.invoke(fake.select(msg, select_id(msg, "aim"), ["aim B2"],
                                         user=world.carol))
     assert "not playing" in ephemeral(new)[0].content
-    new = await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim B2"], user=world.bob))
+    new = await fake.invoke(fake.select(msg, select_id(msg, "aim"), ["aim B2"], user=world.bob))
     assert "not your move" in ephemeral(new)[0].content
-    await fake.invoke(fake.select(msg, select_id(msg, "dma:"), ["aim B2"], user=world.alice))
+    old_menu = select_id(msg, "aim")
+    await fake.invoke(fake.select(msg, old_menu, ["aim B2"], user=world.alice))
     preview = last_ephemeral(fake, row, world.alice, "Flick!")
-    assert "Flick at P2:B2" in preview.content
-    flick_button = next(c for c in preview.custom_ids if c.startswith("mv:"))
+    assert "Flick at B2" in preview.content and preview.files
+    assert Image.open(io.BytesIO(preview.files[0].data)).format == "PNG"
+    assert "Bob's B2" in preview.files[0].description
+    flick_button = next(c for c in preview.custom_ids if tag(c) == "mv")
     first = fake.click(preview, flick_button, user=world.alice)
     double = fake.click(preview, flick_button, user=world.alice)   # a double click
     await fake.invoke(first)
@@ -509,7 +532,8 @@ async def test_aim_menu_preview_is_for_the_flicker_only(fake, world, fixed_dice)
     new = await fake.invoke(double)
     assert any("earlier moment" in r.content for r in ephemeral(new))
     assert len(game.view(None)["last_flicks"]) == 1
-    assert msg.custom_ids == []
+    # the turn message now offers the second flick's targets, under a new version
+    assert select_id(msg, "aim") != old_menu
 
 
 async def test_simulated_rule_errors(fake, world, fixed_dice):
@@ -526,7 +550,7 @@ async def test_simulated_rule_errors(fake, world, fixed_dice):
     new = await slash(fake, row, "flick", alice, count=1, target="F2", called="F3")
     assert "give `called` alone" in ephemeral(new)[0].content
     new = await slash(fake, row, "flick", alice, count=1, called="F3")
-    assert "A Called Shot names a standing enemy banner; P2:F3 is not one" in \
+    assert "F3 on Bob's side is not one" in \
         ephemeral(new)[0].content
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "move"   # all or nothing: nothing was declared
@@ -539,7 +563,7 @@ async def test_simulated_rule_errors(fake, world, fixed_dice):
                            channel=thread_of(fake, row), banner="F1", to="")
     await fake.invoke(ac)
     assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["F3", "B3", "S2"]
-    await slash(fake, row, "place", alice, banner="F1", to="stand")
+    await slash(fake, row, "place", alice, banner="F1", to="S2")
     _, game = await state(fake, row)
     assert game.view(None)["sides"][0]["super_sale"]["up"] == 1
     msg = await turn_msg(fake, row)
@@ -583,7 +607,7 @@ async def test_bonus_flick_needs_a_standing_front_banner(fake, world):
     await fake.invoke(fake.click(msg, button(msg, "done"), user=world.alice))
     msg = await turn_msg(fake, row)
     assert "flick 3 bonus" not in [c.split(":", 3)[3] for c in msg.custom_ids
-                                   if c.startswith("mv:")]
+                                   if tag(c) == "mv"]
     new = await slash(fake, row, "flick", world.bob, count=3)
     assert ("A Bonus Flick needs one of your banners standing in your front area (F1-F3)"
             in ephemeral(new)[0].content)
@@ -623,10 +647,10 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
                 used.add("move")
             elif v["turn"] % 3 == 0:
                 # one die, called from the command, confirmed with Flick!
-                targets = game.call_targets()
+                rival = v["sides"][1 - seat]
+                targets = [s for s, st in rival["spots"].items() if st == "up"]
                 if targets:
-                    await slash(fake, row, "flick", user, count=1,
-                                called=targets[0].split(":")[1])
+                    await slash(fake, row, "flick", user, count=1, called=targets[0])
                 else:
                     await slash(fake, row, "flick", user, count=1, target="middle")
                 await press_flick(fake, row, user)
@@ -636,12 +660,12 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
                 await fake.invoke(fake.click(msg, button(msg, n), user=user))
                 used.add("flick-button")
         elif phase == "flick":
-            values = options_of(msg, "dma:")
+            values = options_of(msg, "aim")
             called = [x for x in values if x.startswith("called ")]
             # aim at a standing banner (a Called Shot now and then), else at the middle
             choice = ("aim " + called[0].split()[1] if called else "aim middle") \
                 if v["turn"] % 5 else (called or ["aim middle"])[0]
-            await fake.invoke(fake.select(msg, select_id(msg, "dma:"), [choice], user=user))
+            await fake.invoke(fake.select(msg, select_id(msg, "aim"), [choice], user=user))
             await press_flick(fake, row, user)
             used.add("aim-menu")
         elif phase == "reposition":
@@ -651,13 +675,13 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
             if "place " in " ".join(legal):
                 await slash(fake, row, "place", user)
                 choose = last_ephemeral(fake, row, user, "Choose where")
-                first = options_of(choose, "ms:")[0]
-                await fake.invoke(fake.select(choose, select_id(choose, "ms:"), [first],
+                first = options_of(choose, "ms")[0]
+                await fake.invoke(fake.select(choose, select_id(choose, "ms"), [first],
                                               user=user))
                 used.add("place-select")
             elif ti["super_sale_allowed"] and mine["super_sale"]["up"] == 0 and standing \
                     and f"reposition {standing[-1]} {mine['stand']}" in legal:
-                await slash(fake, row, "place", user, banner=standing[-1], to="stand")
+                await slash(fake, row, "place", user, banner=standing[-1], to=mine["stand"])
                 used.add("super-sale")
             else:
                 await fake.invoke(fake.click(msg, button(msg, "done"), user=user))
@@ -696,7 +720,7 @@ async def test_board_panel_and_play_commands(fake, world):
     assert board_reply.ephemeral and board_reply.files[0].description
     assert Image.open(io.BytesIO(board_reply.files[0].data)).size[0] > 100
     new = await slash(fake, row, "panel", world.bob)
-    assert "you are player 2" in ephemeral(new)[0].content
+    assert "(Bob)" in ephemeral(new)[0].content
     ac = fake.autocomplete(fake.bot, "diemen play", user=world.alice, focused="move",
                            channel=thread_of(fake, row), move="flick")
     await fake.invoke(ac)
@@ -711,7 +735,7 @@ async def test_board_panel_and_play_commands(fake, world):
     new = await slash(fake, row, "move", world.alice, spot="F1")
     assert "one of your stand spots" in ephemeral(new)[0].content
     new = await slash(fake, row, "move", world.alice, spot="S3")
-    assert "Your Stand moves to S3" in ephemeral(new)[0].content
+    assert "Move my Stand to S3" in ephemeral(new)[0].content
     assert "moves their Stand from S2 to S3" in thread_text(fake, row)
     new = await slash(fake, row, "move", world.alice, spot="S1")
     assert "already moved your Stand this turn" in ephemeral(new)[0].content
@@ -732,11 +756,12 @@ async def test_place_menus_in_reposition(fake, world, fixed_dice):
     assert [c["value"] for c in fake.autocomplete_choices(ac)] == A_SPOTS
     new = await slash(fake, row, "place", world.alice)          # no banner: every move
     choose = last_ephemeral(fake, row, world.alice, "Choose where")
-    assert len(options_of(choose, "ms:")) == 8 and choose.ephemeral
+    _, game = await state(fake, row)
+    assert len(options_of(choose, "ms")) == len(game.legal(0)) - 1 and choose.ephemeral
     await slash(fake, row, "place", world.alice, banner="B2")   # one banner: its spots
     choose = last_ephemeral(fake, row, world.alice, "Choose where")
-    assert options_of(choose, "ms:") == ["reposition B2 F3", "reposition B2 B3"]
-    await fake.invoke(fake.select(choose, select_id(choose, "ms:"), ["reposition B2 F3"],
+    assert options_of(choose, "ms") == ["reposition B2 F3", "reposition B2 B3"]
+    await fake.invoke(fake.select(choose, select_id(choose, "ms"), ["reposition B2 F3"],
                                   user=world.alice))
     _, game = await state(fake, row)
     assert game.view(None)["sides"][0]["spots"]["F3"] == "up"
@@ -757,7 +782,7 @@ async def test_text_only_when_the_renderer_fails(fake, world, monkeypatch):
     row = await challenge(fake, world, mode="simulated")
     first = fake.messages_in(row.thread_id)[0]
     assert "game #" in first.content and first.files == []
-    assert [m for m in fake.dms_to(world.alice) if "you are player 1" in m.content]
+    assert [m for m in fake.dms_to(world.alice) if "(Alice)" in m.content]
     assert failures  # each failed picture is logged, and the message goes out as text
 
 
@@ -765,7 +790,7 @@ async def test_banner_select_works_after_a_restart(fake, world, db_path):
     from conftest import boot
     row = await challenge(fake, world)
     panel = panel_of(fake, world.bob)
-    payload = fake.select(panel, select_id(panel, "dmb:"), B_SPOTS, user=world.bob)
+    payload = fake.select(panel, select_id(panel, "bn"), B_SPOTS, user=world.bob)
     await fake.stop()
     for guild in fake.guilds.values():   # a new process on the same database and Discord
         guild.published = False
@@ -792,3 +817,91 @@ async def test_flick_before_the_game_is_under_way(fake, world):
     await set_banners(fake, world.bob, B_SPOTS)
     new = await slash(fake, row, "flick", world.bob, count=1)
     assert "still voting on the Stand Cries" in ephemeral(new)[0].content
+
+
+# ---- every legal move has a component (issue #13) -----------------------------------------------
+
+def reachable(msg) -> set[str]:
+    """The moves the components of a message can make: buttons and move menus carry moves;
+    the report menu makes `result V`, `result V off` and `result V hit=<what fell>`."""
+    out: set[str] = set()
+    for comp in msg.components():
+        cid = comp.get("custom_id", "")
+        if tag(cid) == "mv":
+            out.add(arg(cid))
+        elif tag(cid) in ("ms", "aim"):
+            out |= {o["value"] for o in comp["options"]}
+        elif tag(cid) == "rp":
+            values = [o["value"] for o in comp["options"]]
+            rolls = [v[1:] for v in values if v[:1] == "v"]
+            fell = [v[1:].split("#")[0] for v in values if v[:1] == "h"]
+            assert "off" in values and rolls == list("123456")
+            for r in rolls:
+                out |= {f"result {r}", f"result {r} off"} | {f"result {r} hit={x}" for x in fell}
+    return out
+
+
+@pytest.mark.parametrize("mode", ["physical", "simulated"])
+async def test_every_legal_move_is_on_a_component(fake, world, fixed_dice, mode):
+    row = await ready(fake, world, mode=mode)
+    people = users(world)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(80):
+        _, game = await state(fake, row)
+        if game.outcome() is not None:
+            break
+        seat = next(a for a in game.actors() if a != "chance")
+        legal = game.legal(seat)
+        msg = await turn_msg(fake, row)
+        offered = reachable(msg)
+        missing = set(legal) - offered
+        assert not missing, (game.current_phase(), sorted(missing)[:5])
+        checked += len(legal)
+        # report with the menu now and then (one `result` move), else any legal move typed
+        move = rng.choice(legal)
+        await slash(fake, row, "play", people[seat], move=move)
+    assert checked > 100
+
+
+async def test_physical_report_from_the_menu_is_one_move(fake, world):
+    """Issue #13: the physical report has a menu: the number rolled and everything that fell,
+    sent as one `result` move (no typing)."""
+    row = await ready(fake, world, mode="physical")
+    msg = await turn_msg(fake, row)
+    await fake.invoke(fake.click(msg, button(msg, "flick 1"), user=world.alice))
+    msg = await turn_msg(fake, row)
+    comp = next(c for c in msg.components() if tag(c.get("custom_id", "")) == "rp")
+    labels = {o["value"]: o["label"] for o in comp["options"]}
+    assert labels["v4"] == "Rolled 4" and labels["off"] == "Off the floor"
+    assert "Fell: Bob's banner on F2" in labels.values()
+    assert "Fell: your banner on F1" in labels.values()
+    f2 = next(v for v, text in labels.items() if text == "Fell: Bob's banner on F2")
+    b3 = next(v for v, text in labels.items() if text == "Fell: Bob's banner on B3")
+    # two numbers at once, or a number with "off" and what fell: refused, nothing played
+    new = await fake.invoke(fake.select(msg, comp["custom_id"], ["v4", "v5", f2],
+                                        user=world.alice))
+    assert "exactly one number" in ephemeral(new)[0].content
+    new = await fake.invoke(fake.select(msg, comp["custom_id"], ["v4", "off", f2],
+                                        user=world.alice))
+    assert "counts for nothing" in ephemeral(new)[0].content
+    _, game = await state(fake, row)
+    assert game.view(None)["phase"] == "flick"
+    await fake.invoke(fake.select(msg, comp["custom_id"], ["v4", f2, b3], user=world.alice))
+    _, game = await state(fake, row)
+    v = game.view(None)
+    assert v["phase"] == "review" and v["flick"]["report"] == {
+        "value": 4, "off": False, "fell": ["P2:F2", "P2:B3"]}
+    assert "reports flick 1 of 1: rolled 4, fell: Bob's banner on F2 and Bob's banner on B3" \
+        in thread_text(fake, row)
+
+
+async def test_move_example_is_a_real_move(fake, world):
+    from cogs.diemen import DieMenCog
+    g = DieMen.new(2, {"mode": "physical"}, names=["Ann", "Bea"])
+    g.apply(0, "banners F1 F2 B1 B2")
+    g.apply(1, "banners F1 F2 B1 B2")
+    g.apply("chance", "roll 1")
+    g.apply(0, "flick 1")
+    g.apply(0, DieMenCog.MOVE_EXAMPLE)
+    assert g.view(None)["flick"]["report"]["fell"] == ["P2:F2", "P2:B1"]

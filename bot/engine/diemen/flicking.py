@@ -259,7 +259,8 @@ class Flicking(DieMenBase):
         for lab in labels:
             rules.knock(self.floor, p, board.split_label(lab)[1])
         self.side(p)["damage"] += rules.OTHER_MEANS * len(labels)
-        events = [Event(f"{self._who(p)} knocked over {self._spots(labels)} by other "
+        own = ", ".join(board.split_label(x)[1] for x in labels)
+        events = [Event(f"{self._who(p)} knocked over their own {own} by other "
                         f"means: +{rules.OTHER_MEANS * len(labels)} to {self.name(p)}. "
                         + self._damage_text(), "oops",
                         data={"seat": p, "spots": labels,
