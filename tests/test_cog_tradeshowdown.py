@@ -680,3 +680,32 @@ async def test_every_legal_move_is_reachable_from_a_component(fake, world, monke
         await act_once(fake, row, g, users, seen)
     assert row.status == "finished"
     assert checked["choose"] and checked["window"] and checked["attack"], checked
+
+
+async def test_another_players_choice_never_touches_my_panel(fake, world, monkeypatch):
+    """Issue #12 item 4: Bob choosing his dice (and target) neither re-sends nor edits Alice's
+    panel, so a choice she is making there is never cleared; her own step does update it."""
+    script_rolls(monkeypatch, [])
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
+                                 channel=world.games, round_limit=3))
+    msg = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    ids = challenge_buttons(msg)
+    await fake.invoke(fake.click(msg, ids["join"], user=world.bob))
+    await fake.invoke(fake.click(msg, ids["join"], user=world.carol))
+    await fake.invoke(fake.click(msg, ids["start"], user=world.alice))
+    [row] = await fake.bot.store.active_games()
+    panel = panel_of(fake, world.alice)
+    dms = len(fake.dms_to(world.alice))
+
+    def touches(msg_id):
+        return [r for r in fake.requests if r.method == "PATCH" and r.args.get("message_id") == msg_id]
+    before = len(touches(panel.id))
+    bob = panel_of(fake, world.bob)
+    await fake.invoke(fake.click(bob, button(bob, move="target @1"), user=world.bob))
+    bob = panel_of(fake, world.bob)
+    await fake.invoke(fake.click(bob, button(bob, label="Roll all"), user=world.bob))
+    row, g = await game(fake, row.id)
+    assert g.view(1)["fighters"][1]["dice"] is not None          # Bob has chosen
+    assert len(fake.dms_to(world.alice)) == dms and len(touches(panel.id)) == before
+    await fake.invoke(fake.click(panel, button(panel, move="target @3"), user=world.alice))
+    assert "Your target: **Carol**" in panel_of(fake, world.alice).content
