@@ -144,3 +144,15 @@ async def test_the_opening_message_says_how_to_win(fake, world):
     row = (await fake.bot.store.active_games())[-1]
     first = fake.messages_in(row.thread_id)[0].text()
     assert guide.goal("slideslam") in first and guide.first_steps("slideslam") in first
+
+
+def test_the_death_by_dice_roster_page_matches_the_engine():
+    """The roster is written out as a list (Discord shows no tables): it must say what the
+    engine plays."""
+    from bot.engine.deathbydice.game import DeathByDice
+    text = "\n".join(guide.pages("deathbydice"))
+    for character in DeathByDice.roster():
+        dice = ", ".join(f"d{a['die']} {a['colour']}" if a["die"] else "none"
+                         for a in character["board"])
+        line = f"• **{character['name']}:** {dice} — *{character['special']['name']}*"
+        assert line in text, line
