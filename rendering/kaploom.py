@@ -1238,7 +1238,7 @@ def render_roll(view: View) -> Picture:
                  else STAGE_WORDS.get(view["stage"], view["stage"]))
               + (" · a re-roll is being drawn" if view.get("rerolling") else ""))
     _roll_body(d, view)
-    return to_png(img, _roll_alt(view, me), f"kaploom-roll-{me['name'][1:]}.png")
+    return to_png(img, _roll_alt(view, me), f"kaploom-roll-seat{me['seat'] + 1}.png")
 
 
 def _roll_alt(v: View, me: dict[str, Any]) -> str:
