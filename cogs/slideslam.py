@@ -23,6 +23,8 @@ seat (DM or ephemeral).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from typing import Any, Literal, Optional
 
@@ -167,6 +169,16 @@ class SlideSlamCog(GameCog, group_name="slideslam",
             hint += " You may awaken a die first (Dice Awakening, once per game)."
         return "\n".join(p for p in (line, hint) if p)
 
+    def view_signature(self, game: Game, seat: int | None) -> str:
+        """What a picture of `seat`'s view shows. During placement a seat's panel shows only
+        its own placement, so the other player's progress never redraws it."""
+        view = game.view(seat)
+        if seat is not None and view["phase"] == "placement":
+            view = dict(view, to_act=None, placement=dict(
+                view["placement"], confirmed=view["placement"]["confirmed"][seat]))
+        return hashlib.sha1(json.dumps(view, sort_keys=True, default=str).encode()
+                            ).hexdigest()[:16]
+
     # ---- the secret placement panel --------------------------------------------------------------
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         return self.placement_panel(row, game, seat, version)
@@ -270,6 +282,15 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         panel = self.placement_panel(row, game, seat, str(call.version), value=value)
         await interaction.response.edit_message(content=clip(panel.content),
                                                 view=view_of(*panel.items))
+        # The DM panel now shows this choice: remember that, so the next publish (another
+        # player's move) finds it unchanged and leaves it, and the choice, alone.
+        panels = dict(row.extra.get("panels") or {})
+        last = panels.get(str(seat))
+        message = interaction.message
+        if last and message is not None and last.get("message") == message.id:
+            panels[str(seat)] = dict(last, sig=panel.signature()
+                                     + self.view_signature(game, seat))
+            row.extra = await self.bot.store.update_extra(row.id, panels=panels)
 
     def _confirmed_text(self, game: Game, seat: int) -> str:
         if game.current_phase() == "placement":

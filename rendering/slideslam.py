@@ -308,10 +308,10 @@ def footer_lines(view: dict[str, Any], drawn: bool = True) -> list[tuple[str, Co
             out.append(("Both players place their six dice in secret on their own half. "
                         "The wall comes down when both are ready.", TEXT))
         else:
-            other = 1 - view["you"]
-            out.append((f"{_player(view, other, drawn=drawn)} is "
-                        + ("ready." if conf[other] else "still placing."),
-                        MUTED))
+            # only this player's own facts: the preview is not redrawn for the other's progress
+            out.append(("Nobody sees your dice until both players have confirmed; the game "
+                        "thread says who is ready." if not conf[view["you"]] else
+                        "Your placement is confirmed.", MUTED))
         return out
     if phase == "first_player":
         how = view["options"].get("first_player")

@@ -205,7 +205,14 @@ def build_text(v: dict[str, Any]) -> str:
             lines.append(f"{r:>2}  {cells}")
         if v["phase"] == "placement" and v["you"] == 1:
             lines.append(wall)
-    if v["phase"] == "placement":
+    if v["phase"] == "placement" and v["you"] is not None:
+        # A seat's own text shows only its own placement: the other side's progress is news for
+        # the thread, and would change this player's private panel when nothing of theirs did.
+        mine = v["placement"]["confirmed"][v["you"]]
+        lines.append("Your placement: " + ("confirmed." if mine else "in progress."))
+        if v["placement"]["unplaced"]:
+            lines.append("Still to place: " + ", ".join(map(str, v["placement"]["unplaced"])))
+    elif v["phase"] == "placement":
         conf = ", ".join(f"{v['names'][i]} {'ready' if c else 'placing'}"
                          for i, c in enumerate(v["placement"]["confirmed"]))
         lines.append(f"Placement: {conf}.")
