@@ -407,6 +407,13 @@ class Kaploom(Game):
             if self.rerolls:
                 return phase1.rerolled(self, tokens)
             return phase1.rolled(self, tokens)
+        if not move.isascii():
+            # The notation is ASCII (docs/notation/kaploom.md); case folding and the
+            # punctuation-blind action names would otherwise read 'ſ' or the Kelvin sign as
+            # letters of ours, or drop them silently.
+            raise InvalidMoveError("Write moves with plain letters, digits and @ only (no "
+                                   "accents, symbols or other alphabets). "
+                                   + self._moves_help())
         tokens = move.split()
         found = split_verb(tokens, PHASE1_VERBS + PHASE3_VERBS + phase3.VERBS)
         if found is None:
