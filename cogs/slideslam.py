@@ -110,9 +110,6 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         return await self.draw(render, game.view(seat))
 
     # ---- words -----------------------------------------------------------------------------------
-    def player_name(self, row: GameRow, seat: int) -> str:
-        return self.engine.from_json(row.state).name(seat)
-
     def waiting_text(self, row: GameRow, game: Game, seat: int | None) -> str:
         """Why `seat` cannot act now, and what happens meanwhile."""
         if seat is None:

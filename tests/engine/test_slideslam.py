@@ -661,3 +661,66 @@ def test_text_board_is_short_and_readable():
     assert " 5   .   .  Z1   .  Y2  D3 " in t
     big = SlideSlam.new(2, {"columns": 9, "rows": 10})
     assert len(big.text(0)) < 1500
+
+
+# --- the engine speaks for its rules (issue #10) ---------------------------------------------
+
+RESPONSE_P1 = "a1=6 b1=5 c4=4 d1=3 e1=2 f1=1"   # C (4) on c4 slides to c5 ...
+RESPONSE_P2 = "a8=6 b5=5 c6=4 d5=3 e8=2 f8=1"   # ... next to V b5, W c6, X d5
+
+
+def test_describe_words_every_kind_of_move():
+    g = SlideSlam.new(2, names=NAMES)
+    said = g.describe("place c3=4", 0)
+    assert said.label == "Place die C (health 4) on c3" and "5 more to place" in said.effect
+    g.apply(0, "place " + RESPONSE_P1)
+    assert g.describe("unplace c4", 0).label == "Take back die C (health 4) from c4"
+    assert "comes down when Bo confirms too" in g.describe("confirm", 0).effect
+    g.apply(1, "place " + RESPONSE_P2)
+    g.apply(0, "confirm")
+    g.apply(1, "confirm")
+    g.apply(CHANCE, "roll 1")
+    said = g.describe("slide b1 e3", 0)
+    assert said.label == "Slide B (5) b1 → e3" and "moves 5 steps" in said.effect
+    g.apply(0, "slide c4 c5")
+    said = g.describe("slam c5", 0)
+    assert said.label == "Slam with C (4) at c5: hits W (4→3), X (3→2) and V (5→4)"
+    assert "Bo may answer DICE IS NOT BEND!" in said.effect
+    assert "Bo cannot save a die" in g.describe("slam c5 predict", 0).effect
+    assert g.describe("slam a1", 0).label == "Slam with A (6) at a1: hits nothing"
+    assert "this would be 1 of 20 in a row" in g.describe("end", 0).effect
+    g.apply(0, "slam c5")
+    said = g.describe("bend d5", 1)
+    assert said.label == "DICE IS NOT BEND! Save X at d5 (3→2 avoided)"
+    assert "still hit: W (4→3), V (5→4)" in said.effect
+    assert "hits W (4→3), X (3→2) and V (5→4)" in g.describe("pass", 1).effect
+
+
+def test_the_view_holds_the_choices_the_screens_show():
+    s = start(RESPONSE_P1, RESPONSE_P2)
+    g = s.game
+    choices = g.view(None)["choices"]
+    assert choices["seat"] == 0 and choices["phase"] == "slide" and not choices["slams"]
+    slides = {c["move"] for c in choices["slides"]}
+    assert slides == {m for m in g.legal(0) if m.startswith("slide ")}
+    c5 = next(c for c in choices["slides"] if c["to"] == "c5")
+    assert c5 == {"die": "C", "from": "c4", "to": "c5", "steps": 1, "move": "slide c4 c5"}
+    s(0, "slide c4 c5")
+    slams = {c["die"]: c for c in g.view(1)["choices"]["slams"]}   # public facts: any view
+    assert slams["C"]["hits"] == [
+        {"die": "W", "square": "c6", "before": 4, "after": 3, "destroyed": False},
+        {"die": "X", "square": "d5", "before": 3, "after": 2, "destroyed": False},
+        {"die": "V", "square": "b5", "before": 5, "after": 4, "destroyed": False}]
+    assert slams["C"]["predict_move"] == "slam c5 predict" and slams["A"]["predict_move"] is None
+    assert "F" not in slams and g.view(None)["choices"]["slam_refused"][0]["die"] == "F"
+    assert g.view(None)["choices"]["end"] is True
+    s(0, "slam c5")
+    choices = g.view(None)["choices"]
+    assert choices["seat"] == 1 and choices["pass"] and [b["move"] for b in choices["bends"]] \
+        == ["bend c6", "bend d5", "bend b5"]
+    placing = SlideSlam.new(2)
+    placing.apply(0, "place a1=6")
+    mine = placing.view(0)["placement"]
+    assert mine["next_letter"] == {"5": "B", "4": "C", "3": "D", "2": "E", "1": "F"}
+    assert "a1" not in mine["free"] and len(mine["free"]) == 23
+    assert placing.view(None)["placement"]["free"] is None   # nothing of a seat's half leaks

@@ -107,7 +107,8 @@ def describe(g: "SlideSlam", move: str, seat: int) -> MoveText:
         kind = "Super Slam" if g._is_super(k) else "Slam"
         sq = g.dice[k]["square"]
         hits = hits_text(g, k)
-        effect = f"{kind} with die {k} at {sq}: {_area_words(g, k)}. It hits {hits}."
+        effect = (f"{kind} with die {k} at {sq}: {_area_words(g, k)}. It hits {hits}"
+                  + (" (health before→after)." if g._targets(k) else "."))
         if mv.predict:
             return MoveText(
                 clip(f"{kind} with {die_word(g, k)} at {sq} + “Now you're going to say…”"),
@@ -118,9 +119,9 @@ def describe(g: "SlideSlam", move: str, seat: int) -> MoveText:
         return MoveText(clip(f"{kind} with {die_word(g, k)} at {sq}: hits {hits}"), effect)
     if verb == "end":
         limit = g.options["stalemate_turns"]
-        quiet = (f" A turn without damage counts towards the stalemate limit "
-                 f"({g.quiet_turns + (0 if g.damage_this_turn else 1)} of {limit})."
-                 if limit else "")
+        quiet = (f" A turn without damage counts towards the stalemate limit: this would be "
+                 f"{g.quiet_turns + 1} of {limit} in a row."
+                 if limit and not g.damage_this_turn else "")
         return MoveText("End turn without slamming", f"{other}'s turn begins.{quiet}")
     if verb == "bend":
         ref = mv.refs[0]
