@@ -7,8 +7,10 @@ every target) in a simulated flick, and a JSON round trip. Run:
 from __future__ import annotations
 
 import statistics
+import time
 
 from bench.common import calls_per_second, selfplay_rates
+from bot.engine import records
 from bot.engine.diemen import DieMen
 
 
@@ -22,6 +24,14 @@ def bench(games: int = 30) -> dict[str, float]:
         out[f"diemen {mode} moves per self-play game (median)"] = statistics.median(lengths)
         out[f"diemen {mode} turns per self-play game (median)"] = statistics.median(turns)
     out["diemen engine moves/s (median)"] = statistics.median(all_rates)
+    # The same play counted in CPU time: what the engine costs when other work shares the
+    # machine (wall-clock rates fall with the load average; this one does not).
+    moves, t0 = 0, time.process_time()
+    for mode in ("physical", "simulated"):
+        for seed in range(games):
+            rec, _ = records.selfplay("diemen", seed, {"mode": mode})
+            moves += len(rec.entries)
+    out["diemen engine moves per CPU second"] = moves / (time.process_time() - t0)
     # A simulated flick waiting for its aim: the richest legal() and view().
     g = DieMen.new(2, {"mode": "simulated"})
     for actor, move in ((0, "banners F1 F2 B2 B3"), (1, "banners F1 F3 B1 B3"),

@@ -214,9 +214,14 @@ def test_called_shot_that_misses_blames_the_flicker():
 
 
 def test_called_shot_that_misses_but_hits_another():
-    g = one_flick("result 3 hit=F1", called="F2")
+    g = new_game()
+    run(g, "1 flick 2", "1 called F2", "1 result 3 hit=F1")
+    events = run(g, "2 accept")
     assert dmg(g) == [4, 4]
-    assert "Player 2's banner on F1 knocked down" in g.flicks[-1]["lines"][0]
+    flick = next(e for e in events if e.kind == "flick")
+    assert "Player 2's banner on F1 knocked down (rolled 3): +3 to Player 2" in flick.text
+    assert "missed Called Shot at Player 2's banner on F2 (rolled 3): +3 to Player 1" \
+        in flick.text
 
 
 def test_own_banner_knocked_by_the_die():

@@ -13,7 +13,8 @@ from . import board, rules
 
 ROUND_LIMIT = 30          # Referee ruling (ours): the convention closes after 30 rounds.
 RESPONSE_SECONDS = 60     # rulings, "Physical report": dispute within 60 s
-LAST_FLICKS_KEPT = 6      # flicks kept for the view's arrows
+LAST_FLICKS_KEPT = 3      # flicks kept for the view's arrows: a turn has at most 3
+#                           (more would only make every move's state snapshot slower)
 SETUP_TIMEOUT = "banners F2 B1 B2 B3"  # Referee ruling (ours): what an idle Die-Man sets up
 MODES = ("physical", "simulated")
 

@@ -88,8 +88,9 @@ class Flicking(DieMenBase):
         f = self._flick()
         sim = f["sim"]
         if sim is None:
-            odds = self.odds(f["target"], f["called"] is not None)
-            opts = [o for o in OUTCOMES if odds["outcomes"][o] > 0]
+            # The chances fixed when the flick was aimed (older states: computed now).
+            odds = f.get("odds") or self._draw_odds(f["target"], f["called"] is not None)
+            opts = [o for o in OUTCOMES if odds["outcomes"].get(o, 0) > 0]
             draws = [Draw("flick", tuple(opts), tuple(odds["outcomes"][o] for o in opts)),
                      die(6, "R")]
             if odds["self_knock"]:
@@ -99,6 +100,17 @@ class Flicking(DieMenBase):
             return Chance(tuple(draws), f"the simulated flick at {where}")
         return Chance((faces(sim["choose"], sim["options"]),),
                       f"which {sim['choose']} the die knocks")
+
+    def _draw_odds(self, target: str, called: bool) -> dict[str, Any]:
+        odds = self.odds(target, called)
+        return {"outcomes": {o: p for o, p in odds["outcomes"].items() if p},
+                "self_knock": odds["self_knock"]}
+
+    def _aim_at(self, f: dict[str, Any], target: str) -> None:
+        """Aim the simulated flick, fixing the chances it is rolled with (the same numbers
+        the player was shown), so every read of the pending roll does not compute them again."""
+        f["target"] = target
+        f["odds"] = self._draw_odds(target, f["called"] is not None)
 
     def _sim_roll(self, tokens: list[str]) -> list[Event]:
         """Apply the answer to a simulated flick's draws."""
@@ -172,7 +184,9 @@ class Flicking(DieMenBase):
                   "called": f["called"], "value": res["value"], "off": bool(res["off"]),
                   "outcome": res.get("outcome"), "fell": list(res["fell"]),
                   "other": list(res.get("other", [])), "added": out["added"],
-                  "damage": [s["damage"] for s in self.floor["sides"]], "lines": out["lines"]}
+                  "damage": [s["damage"] for s in self.floor["sides"]]}
+        # (The damage lines are in the flick's event; kept out of the state, which every move
+        # snapshots.)
         self.flicks = (self.flicks + [record])[-LAST_FLICKS_KEPT:]
         t["resolved"] += 1
         what = (f"{self._who(p)}'s flick {record['number']} of {record['of']}"
@@ -299,7 +313,7 @@ class Flicking(DieMenBase):
         f["proposal"] = None
         self.phase = "flick"
         if f["mode"] == "simulated" and f["called"]:
-            f["target"] = f["called"]  # the Called Shot is the simulated flick's target
+            self._aim_at(f, f["called"])  # the Called Shot is the simulated flick's target
         return [Event(f"Agreed: this flick is {f['mode']}.", "mode_switch",
                       data={"mode": f["mode"]})]
 
@@ -337,7 +351,7 @@ class Flicking(DieMenBase):
         events = [Event(f"{self._who(p)} calls the shot: {self._spot(lab)}.", "called",
                         data={"seat": p, "spot": lab})]
         if self.flick_mode() == "simulated":
-            f["target"] = lab
+            self._aim_at(f, lab)
             odds = self.odds(lab, True)
             events[0] = Event(events[0].text + " Chances: "
                               + "; ".join(odds_words(odds, spot)) + ".", "called",
@@ -363,7 +377,7 @@ class Flicking(DieMenBase):
                                   "(F1-F3, B1-B3), their Stand while it carries Super Sale "
                                   "Banners, or `middle`.")
         f = self._flick()
-        f["target"] = lab
+        self._aim_at(f, lab)
         odds = self.odds(lab, False)
         where = "the middle" if lab == "middle" else self._spot(lab)
         words = odds_words(odds, "the target" if lab == "middle" else board.split_label(lab)[1])

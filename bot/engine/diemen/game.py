@@ -21,6 +21,12 @@ from .flicking import Flicking
 from .reposition import Reposition
 
 
+# All 15 choices of 4 banner spots out of 6, in spot order.
+SETUP_MOVES = tuple("banners " + " ".join(s for k, s in enumerate(board.BANNER_SPOTS)
+                                          if k not in (i, j))
+                    for i in range(6) for j in range(i + 1, 6))
+
+
 class DieMen(Flicking, Reposition):
     KIND = "diemen"
     SECRET_PHASES = frozenset({"setup"})  # banners are set up in secret
@@ -82,14 +88,7 @@ class DieMen(Flicking, Reposition):
     def _legal(self, player: int) -> list[str]:
         ph = self.phase
         if ph == "setup":
-            # All 15 choices of 4 spots out of 6, in spot order.
-            spots = board.BANNER_SPOTS
-            out = []
-            for i in range(6):
-                for j in range(i + 1, 6):
-                    out.append("banners " + " ".join(s for k, s in enumerate(spots)
-                                                      if k not in (i, j)))
-            return out
+            return list(SETUP_MOVES)
         if ph == "review":
             return ["accept", "dispute"]
         if ph == "switch":

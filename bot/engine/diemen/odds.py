@@ -8,6 +8,7 @@ rolled. The model and its reasoning: docs/diemen-flick-model.md.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 # The outcomes of one simulated flick, in the table's column order.
@@ -52,6 +53,20 @@ def flick_odds(distance: float | None, *, called: bool = False, target_standing:
                neighbours: bool = True, customers: bool = True,
                super_sale: bool = False, neighbour_banners: bool | None = None
                ) -> dict[str, Any]:
+    """The chances of one simulated flick (see `_flick_odds`); a fresh dict each call."""
+    if called and not target_standing:
+        raise ValueError("a Called Shot names a standing banner")
+    if neighbour_banners is None:
+        neighbour_banners = neighbours
+    odds = _flick_odds(distance, called, target_standing, neighbours, customers, super_sale,
+                       neighbour_banners)
+    return dict(odds, outcomes=dict(odds["outcomes"]))
+
+
+@lru_cache(maxsize=1024)
+def _flick_odds(distance: float | None, called: bool, target_standing: bool, neighbours: bool,
+                customers: bool, super_sale: bool, neighbour_banners: bool
+                ) -> dict[str, Any]:
     """The chances of one simulated flick, in points per 100 (they sum to 100).
 
     distance: floor units from the flicker's Stand to the target spot; None = "flick at the
@@ -71,8 +86,6 @@ def flick_odds(distance: float | None, *, called: bool = False, target_standing:
 
     Returns {"band", "distance", "called", "outcomes": {outcome: points}, "self_knock": points}.
     """
-    if called and not target_standing:
-        raise ValueError("a Called Shot names a standing banner")
     self_knock = SELF_KNOCK_POINTS if super_sale else 0
     if distance is None:
         pts = {o: 0 for o in OUTCOMES}
@@ -85,8 +98,6 @@ def flick_odds(distance: float | None, *, called: bool = False, target_standing:
         # A Called Shot is aimed more carefully: the called column moves from miss to clean.
         pts["clean"] += row["called"]
         pts["miss"] -= row["called"]
-    if neighbour_banners is None:
-        neighbour_banners = neighbours
     if not target_standing:
         # Nothing on the target: "target + neighbour" can only knock the neighbour.
         pts["neighbour"] += pts["pair"]

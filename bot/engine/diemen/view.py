@@ -39,7 +39,7 @@ set-up not yet revealed, which appears only in its owner's `my_setup`):
 - `last_flicks`: the latest resolved flicks, oldest first, for arrows: {"n", "turn", "by",
   "mode", "number", "of", "from" ("P1:S2"), "to" (aimed/called label or None), "called",
   "value", "off", "outcome" (simulated only), "fell" (labels), "other" (own banners knocked
-  by other means), "added" ([+P1, +P2]), "damage" ([P1, P2] after it), "lines"}.
+  by other means), "added" ([+P1, +P2]), "damage" ([P1, P2] after it)}.
 - `result`: None, or {"winners", "reason"}.
 
 Spot labels are "P1:F2" style (rulings, "The Sales Floor"); coordinates: `board.spot_xy`.
