@@ -156,3 +156,14 @@ def test_the_death_by_dice_roster_page_matches_the_engine():
                          for a in character["board"])
         line = f"• **{character['name']}:** {dice} — *{character['special']['name']}*"
         assert line in text, line
+
+
+def test_the_kaploom_pages_name_every_action_with_what_it_needs():
+    from bot.engine.kaploom import data
+    text = "\n".join(guide.pages("kaploom"))
+    tables = [t for n, t in vars(data).items() if n.endswith("_TABLE") and isinstance(t, tuple)]
+    actions = [a for t in tables for a in t if hasattr(a, "requires")]
+    assert len(actions) > 30
+    missing = [f"{a.name} ({' '.join(a.requires)})" for a in actions
+               if f"{a.name} ({' '.join(a.requires)}" not in text]
+    assert missing == []
