@@ -1,0 +1,227 @@
+"""Practice opponents: policies that play a seat from what that seat may see.
+
+A policy answers `choose(view, legal, rng) -> move`: `view` is `game.view(seat)`, `legal` is
+`game.legal(seat)`, `rng` a `random.Random` the caller seeds. Policies that search also hold
+the seat's `Seen` (the public record as that seat saw it, bot/policies/seen.py) and rebuild
+games from it by sampling what the seat cannot see; none of them ever gets the real game.
+
+Levels: `random`; `easy` (plausible but loose: the normal choice most of the time, a random
+one otherwise); `normal` (greedy one step: each move tried on a rebuilt game, the turn played
+out plainly, the position scored by the game's evaluation); `hard` (determinized Monte Carlo:
+a fixed number of play-outs per decision, each on a freshly sampled game, shared among the
+moves by UCB1). No Discord import here: `python -m bot match` and `make balance` use them.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from typing import Any, Protocol
+
+from bot.engine import CHANCE
+from bot.engine.core import Game
+
+from .seen import Seen, Watch, clone, play, seen_from_record
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+class Policy(Protocol):
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str: ...
+
+
+# Moves a bot never makes: taking back its own step (a search would loop on it) and the
+# physical-flick reports and mode switches of Die-Men (a bot cannot flick a real die).
+NEVER = frozenset({"undo", "unplace", "unassign", "mode", "oops"})
+
+
+def playable(legal: list[str]) -> list[str]:
+    """The legal moves a bot considers (all of them when nothing else is left)."""
+    kept = [m for m in legal if m.split(" ", 1)[0] not in NEVER]
+    return kept or list(legal)
+
+
+def _module(kind: str):
+    return importlib.import_module(f"{__name__}.{kind}")
+
+
+def score(game: Game, seat: int) -> float:
+    """A position for `seat`: ±1000 for a won or lost game, else the game's evaluation."""
+    out = game.outcome()
+    if out is not None:
+        if out.draw:
+            return 0.0
+        return 1000.0 / len(out.winners) if seat in out.winners else -1000.0
+    mod = _module(game.KIND)
+    try:
+        # Read from the simulated game itself: a view is built for people (reach, menus) and
+        # costs up to a millisecond; the evaluation reads the same public facts.
+        return mod.evaluate_state(game, seat)
+    except (AttributeError, KeyError, TypeError, IndexError, ValueError):
+        return mod.evaluate(game.view(None), seat)
+
+
+def playout(g: Game, seat: int, rng: random.Random, plies: int, own_greedy: bool = False) -> None:
+    """Play on from `g` with random moves until `seat` must decide again after another seat
+    has acted, or `plies` moves were made. With `own_greedy`, `seat`'s moves in between take
+    the best immediate score among a few (a turn is played out plainly, not thrown away)."""
+    others_acted = False
+    for _ in range(plies):
+        if g.outcome() is not None:
+            return
+        actors = g.actors()
+        if seat in actors and others_acted:
+            return
+        if actors == [CHANCE]:
+            play(g, CHANCE, g.chance().sample(rng))
+            continue
+        if seat in actors and own_greedy:
+            legal = playable(g.legal(seat))
+            if len(legal) > 8:
+                legal = rng.sample(legal, 8)
+            best, best_v = legal[0], -math.inf
+            for m in legal:
+                t = clone(g)
+                play(t, seat, m)
+                while t.outcome() is None and t.actors() == [CHANCE]:
+                    play(t, CHANCE, t.chance().sample(rng))
+                v = score(t, seat)
+                if v > best_v:
+                    best, best_v = m, v
+            play(g, seat, best)
+            continue
+        actor = actors[0] if len(actors) == 1 else rng.choice(actors)
+        if actor != seat:
+            others_acted = True
+        play(g, actor, rng.choice(playable(g.legal(actor))))
+
+
+class RandomPolicy:
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        return rng.choice(playable(legal))
+
+
+class NormalPolicy:
+    """Greedy one step: every move (up to `width` of them) tried once on a rebuilt game, the
+    rest of our turn played plainly, and the position scored."""
+
+    name = "normal"
+    width = 40
+    plies = 10
+    samples = 1  # play-outs per move: more where one roll says little (Death by Dice)
+
+    def __init__(self, seen: Seen):
+        self.seen = seen
+        # a game may set its own width and depth (a KAPLOOM! move costs ten of another game's)
+        for k, v in getattr(_module(seen.kind), self.name.upper(), {}).items():
+            setattr(self, k, v)
+
+    def values(self, legal: list[str], rng: random.Random) -> dict[str, float]:
+        base = self.seen.determinize(rng)
+        legal = playable(legal)
+        cands = legal if len(legal) <= self.width else rng.sample(legal, self.width)
+        out = {}
+        for m in cands:
+            total, n = 0.0, 0
+            for _ in range(self.samples):
+                g = clone(base)
+                try:
+                    play(g, self.seen.seat, m)
+                except Exception:
+                    break
+                playout(g, self.seen.seat, rng, self.plies, own_greedy=True)
+                total += score(g, self.seen.seat)
+                n += 1
+            if n:
+                out[m] = total / n
+        return out
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        legal = playable(legal)
+        if len(legal) == 1:
+            return legal[0]
+        vals = self.values(legal, rng)
+        if not vals:
+            return rng.choice(legal)
+        top = max(vals.values())
+        # ties (nothing changes yet, as in a secret step) are broken by the seeded rng
+        return rng.choice(sorted(m for m, v in vals.items() if v >= top - 1e-9))
+
+
+class EasyPolicy(NormalPolicy):
+    """Plausible but loose: the normal choice among fewer moves, and now and then any move."""
+
+    name = "easy"
+    width = 8
+    plies = 4
+    slip = 0.3
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        if rng.random() < self.slip:
+            return rng.choice(playable(legal))
+        return super().choose(view, legal, rng)
+
+
+class HardPolicy:
+    """Determinized Monte Carlo: `budget` play-outs per decision, each on a freshly sampled
+    game (hidden parts re-drawn), shared among the most promising moves by UCB1; a play-out
+    goes `plies` moves deep with plain moves, and is scored by the game's evaluation."""
+
+    name = "hard"
+    budget = 160
+    width = 12
+    plies = 24
+
+    def __init__(self, seen: Seen):
+        self.seen = seen
+        self.screen = NormalPolicy(seen)
+        for k, v in getattr(_module(seen.kind), "HARD", {}).items():
+            setattr(self, k, v)
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        legal = playable(legal)
+        if len(legal) == 1:
+            return legal[0]
+        seat = self.seen.seat
+        first = self.screen.values(legal, rng)
+        if not first:
+            return rng.choice(legal)
+        cands = sorted(first, key=lambda m: (-first[m], m))[:self.width]
+        n = {m: 1 for m in cands}
+        total = {m: _squash(first[m]) for m in cands}
+        for i in range(self.budget):
+            logn = math.log(sum(n.values()))
+            m = max(cands, key=lambda c: (total[c] / n[c] + 0.7 * math.sqrt(logn / n[c]), c))
+            g = self.seen.determinize(rng)
+            try:
+                play(g, seat, m)
+            except Exception:
+                total[m] -= 1.0
+                n[m] += 1
+                continue
+            playout(g, seat, rng, self.plies)
+            total[m] += _squash(score(g, seat))
+            n[m] += 1
+        return max(cands, key=lambda c: (n[c], total[c] / n[c], c))
+
+
+def _squash(v: float) -> float:
+    return math.tanh(v / 10.0)
+
+
+def make(level: str, seen: Seen | None = None) -> Policy:
+    """A policy by level; `seen` (the seat's record) is needed by every level but random."""
+    if level == "random":
+        return RandomPolicy()
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
+    if seen is None:
+        raise ValueError(f"the {level} level needs the seat's record (Seen)")
+    return {"easy": EasyPolicy, "normal": NormalPolicy, "hard": HardPolicy}[level](seen)
+
+
+__all__ = ["LEVELS", "Policy", "Seen", "Watch", "make", "score", "seen_from_record"]

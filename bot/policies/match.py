@@ -1,0 +1,126 @@
+"""Offline games between policies (`python -m bot match`, `make balance`)."""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from bot.engine import CHANCE, load
+
+from . import make
+from .seen import Watch
+
+MOVE_CAP = 4000  # a safety net: no engine's game comes near it with any policy
+
+
+@dataclass
+class GameResult:
+    winners: tuple[int, ...]
+    ending: str
+    moves: int
+    levels: list[str]
+    think: dict[str, list[float]] = field(default_factory=dict)  # level -> seconds per decision
+    capped: bool = False
+
+
+def default_options(kind: str) -> dict[str, Any]:
+    # Die-Men: a bot cannot flick a real die, so bots play simulated flicks.
+    return {"mode": "simulated"} if kind == "diemen" else {}
+
+
+def play_game(kind: str, levels: Sequence[str], seed: int, options: dict | None = None,
+              timed: bool = False) -> GameResult:
+    """One game, seat i played by `levels[i]`, chance and policies seeded from `seed`."""
+    cls = load(kind)
+    opts = {**default_options(kind), **(options or {})}
+    names = [f"{lv.title()} {i + 1}" for i, lv in enumerate(levels)]
+    game = cls.new(len(levels), opts, names)
+    watch = Watch(game)
+    policies = [make(lv, watch.seen[s]) for s, lv in enumerate(levels)]
+    chance_rng = random.Random(f"{seed}:chance")
+    rngs = [random.Random(f"{seed}:seat{s}") for s in range(len(levels))]
+    think: dict[str, list[float]] = {}
+    moves = 0
+    while game.outcome() is None and moves < MOVE_CAP:
+        actors = game.actors()
+        if actors == [CHANCE]:
+            actor, move = CHANCE, game.chance().sample(chance_rng)
+        else:
+            actor = actors[0]
+            t0 = time.perf_counter()
+            move = policies[actor].choose(game.view(actor), game.legal(actor), rngs[actor])
+            if timed:
+                think.setdefault(levels[actor], []).append(time.perf_counter() - t0)
+        note = watch.before(game, actor)
+        events = game.apply(actor, move)
+        watch.after(game, actor, move, note, events)
+        moves += 1
+    out = game.outcome()
+    if out is None:
+        return GameResult((), "capped", moves, list(levels), think, capped=True)
+    return GameResult(out.winners, out.ending, moves, list(levels), think)
+
+
+@dataclass
+class MatchResult:
+    game: str
+    games: int
+    wins: dict[str, int]
+    draws: int
+    lengths: list[int]
+    endings: dict[str, int]
+    think: dict[str, list[float]]
+
+    @property
+    def median_moves(self) -> float:
+        return statistics.median(self.lengths) if self.lengths else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "games": self.games, "wins": self.wins, "draws": self.draws,
+                "median_moves": self.median_moves}
+
+
+def seats_for(a: str, b: str, players: int, i: int) -> list[str]:
+    """Game i's seating: A and B alternate seats (A first on even games); with more than two
+    players the seats alternate A, B, A, ... starting from whoever is first this game."""
+    first, second = (a, b) if i % 2 == 0 else (b, a)
+    return [first if s % 2 == 0 else second for s in range(players)]
+
+
+def _one(args: tuple) -> GameResult:
+    kind, levels, seed, options, timed = args
+    return play_game(kind, levels, seed, options, timed)
+
+
+def run_match(kind: str, a: str, b: str, games: int, players: int = 2,
+              options: dict | None = None, seed: int = 1, processes: int = 1,
+              timed: bool = False) -> MatchResult:
+    jobs = [(kind, seats_for(a, b, players, i), seed * 100003 + i, options, timed)
+            for i in range(games)]
+    if processes > 1:
+        import multiprocessing as mp
+        with mp.get_context("fork").Pool(processes) as pool:
+            results = pool.map(_one, jobs, chunksize=1)
+    else:
+        results = [_one(j) for j in jobs]
+    return summarize(kind, a, b, results)
+
+
+def summarize(kind: str, a: str, b: str, results: list[GameResult]) -> MatchResult:
+    wins = {a: 0, b: 0} if a != b else {a: 0}
+    draws = 0
+    endings: dict[str, int] = {}
+    think: dict[str, list[float]] = {}
+    for r in results:
+        endings[r.ending] = endings.get(r.ending, 0) + 1
+        for lv, ts in r.think.items():
+            think.setdefault(lv, []).extend(ts)
+        won = {r.levels[w] for w in r.winners}
+        if len(won) != 1:
+            draws += 1  # nobody won, or both policies share the win
+        else:
+            wins[won.pop()] += 1
+    return MatchResult(kind, len(results), wins, draws, [r.moves for r in results], endings,
+                       think)

@@ -1,0 +1,246 @@
+"""What one seat has seen of a game, and games rebuilt from it (determinization).
+
+A seat's knowledge is the public record of the game as that seat saw it: every move whose
+result it could see, its own secret moves and private rolls, and, for the moves it could not
+see (another seat's secret step, another seat's private roll), only that they happened and
+what its own view looked like afterwards. Every secret step of these five games ends in a
+reveal (placements, set-ups, dice choices, plans, Phase 1 boards are all shown), so when no
+seat is in a secret step any more, the hidden moves of that step become known: `Watch` hands
+them to the seat then, never earlier.
+
+`Seen.determinize(rng)` rebuilds a full game consistent with what the seat saw: the known
+prefix as played, and inside the secret step still under way, the hidden moves replaced by
+samples (other seats' moves drawn from their legal moves, others' private dice re-rolled),
+kept only when the seat's own view after each of them is the one it really saw. Nothing in
+here reads a hidden move before its reveal, so a policy working from `determinize` decides the
+same whatever the other seats' secrets are (tests/test_policies_fair.py proves it per game).
+"""
+from __future__ import annotations
+
+import importlib
+import pickle
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from bot.engine import CHANCE, load
+from bot.engine.core import Event, Game
+
+_OWNER = re.compile(r"@(\d+)(?:[.:\s]|$)")
+
+
+@dataclass
+class _Entry:
+    actor: Any                      # seat or CHANCE
+    move: str | None                # None while hidden from this seat
+    tokens: list[str | None] | None = None  # a private roll: None where hidden
+    view_after: dict | None = None  # this seat's view after the entry (inside a secret step)
+
+
+def clone(g: Game) -> Game:
+    """A private copy for simulation: pickle is ten times faster than the JSON round trip of
+    `Game.copy()`, and a search copies thousands of times per decision."""
+    new = type(g).__new__(type(g))
+    new.__dict__ = pickle.loads(pickle.dumps(g.__dict__, -1))
+    return new
+
+
+def play(g: Game, actor: Any, move: str) -> None:
+    """Apply a legal move to a simulation copy without `apply`'s save-for-undo (a JSON dump
+    per move): a move that fails leaves the copy broken, and the caller throws it away."""
+    if g.result is not None:
+        raise ValueError("game over")
+    g._apply(actor, move)
+
+
+def _draw_owner(label: str) -> int | None:
+    m = _OWNER.match(label.strip())
+    return int(m.group(1)) - 1 if m else None
+
+
+class Seen:
+    """The record of one game as `seat` saw it."""
+
+    def __init__(self, kind: str, players: int, options: dict | None, names: Sequence[str] | None,
+                 seat: int):
+        self.kind = kind
+        self.seat = seat
+        self.cls = load(kind)
+        self._start = self.cls.new(players, options, names)
+        self._known = self._start.copy()   # the game after the known prefix
+        self._open: list[_Entry] = []      # entries of the secret step under way
+        self.moves = 0
+
+    # fed by Watch ---------------------------------------------------------------------------
+    def _add(self, entry: _Entry) -> None:
+        self.moves += 1
+        if not self._open and entry.move is not None and entry.tokens is None:
+            self._known.apply(entry.actor, entry.move)
+            return
+        self._open.append(entry)
+
+    def _reveal(self, true_moves: list[str]) -> None:
+        """The secret step is over: every move of it is now known (Watch passes them)."""
+        for e, m in zip(self._open, true_moves):
+            self._known.apply(e.actor, m)
+        self._open = []
+
+    @property
+    def in_secret(self) -> bool:
+        return bool(self._open)
+
+    # determinization -----------------------------------------------------------------------
+    def determinize(self, rng: random.Random, tries: int = 8) -> Game:
+        """A full game consistent with everything this seat saw; hidden parts sampled."""
+        if not self._open:
+            return clone(self._known)
+        best = None
+        for _ in range(tries):
+            g, ok = self._sample(rng)
+            if ok:
+                return g
+            best = best or g
+        return best
+
+    def _sample(self, rng: random.Random) -> tuple[Game, bool]:
+        g = clone(self._known)
+        ok = True
+        for e in self._open:
+            if e.move is not None and e.tokens is None:
+                try:
+                    g.apply(e.actor, e.move)
+                except Exception:
+                    return g, False
+                continue
+            if e.tokens is not None:
+                done = False
+                for _ in range(6):
+                    ch = g.chance()
+                    if ch is None or len(ch.draws) != len(e.tokens):
+                        return g, False
+                    picks = []
+                    for tok, d in zip(e.tokens, ch.draws):
+                        if tok is not None:
+                            picks.append(tok)
+                        elif d.weights is None:
+                            picks.append(rng.choice(d.options))
+                        else:
+                            picks.append(rng.choices(d.options, weights=d.weights, k=1)[0])
+                    trial = clone(g)
+                    try:
+                        play(trial, CHANCE, "roll " + " ".join(picks))
+                    except Exception:
+                        continue
+                    if e.view_after is None or trial.view(self.seat) == e.view_after:
+                        g, done = trial, True
+                        break
+                if not done:
+                    return g, False
+                continue
+            # another seat's secret move: any legal move that leaves our view as we saw it
+            actor = e.actor
+            if actor not in g.actors():
+                return g, False
+            cands = list(g.legal(actor))
+            rng.shuffle(cands)
+            done = False
+            for m in cands[:40]:
+                trial = clone(g)
+                try:
+                    play(trial, actor, m)
+                except Exception:
+                    continue
+                if trial.view(self.seat) == e.view_after:
+                    g, done = trial, True
+                    break
+            if not done:
+                ok = False
+                if cands:
+                    g.apply(actor, cands[0])
+        return g, ok
+
+
+class Watch:
+    """Feeds every seat's `Seen` from the moves of a game as they are played (the match runner
+    and the practice driver hold one). Only this class handles hidden moves, and it passes them
+    to a seat only at the reveal."""
+
+    def __init__(self, game: Game, seats: Sequence[int] | None = None):
+        kind = game.KIND
+        self.hidden_phases = hidden_phases(game)
+        self.seen = {s: Seen(kind, game.players, game.options, game.names, s)
+                     for s in (range(game.players) if seats is None else seats)}
+        self._vault: dict[int, list[str]] = {s: [] for s in self.seen}
+
+    def before(self, game: Game, actor: Any) -> dict:
+        """What must be noted before `actor` moves (the move's secrecy, the draws)."""
+        if actor == CHANCE:
+            ch = game.chance()
+            return {"draws": [d.label for d in ch.draws] if ch else []}
+        return {"secret": game.is_secret(actor)
+                and game.current_phase() in self.hidden_phases}
+
+    def after(self, game: Game, actor: Any, move: str, note: dict, events: list[Event]) -> None:
+        private = [e for e in events if not e.public]
+        for s, seen in self.seen.items():
+            entry = _Entry(actor, move)
+            hidden = False
+            if actor == CHANCE:
+                if private:
+                    toks = move.split()[1:]
+                    sees = any(s in (e.to or ()) for e in private)
+                    known = []
+                    for tok, label in zip(toks, note.get("draws", [])):
+                        owner = _draw_owner(label)
+                        mine = owner == s if owner is not None else sees
+                        known.append(tok if mine else None)
+                    if any(t is None for t in known):
+                        entry = _Entry(actor, None, known)
+                        hidden = True
+                    elif seen.in_secret:
+                        entry = _Entry(actor, None, known)
+                        hidden = True
+            elif actor != s and note.get("secret"):
+                entry = _Entry(actor, None)
+                hidden = True
+            if hidden or seen.in_secret:
+                if entry.move is None:
+                    entry.view_after = game.view(s)
+                self._vault[s].append(move)
+            seen._add(entry)
+            # the reveal: nobody is in a secret step any more
+            if seen.in_secret and self._revealed(game, self.hidden_phases):
+                seen._reveal(self._vault[s])
+                self._vault[s] = []
+
+    @staticmethod
+    def _revealed(game: Game, hidden: frozenset[str]) -> bool:
+        if game.outcome() is not None:
+            return True
+        return game.current_phase() not in hidden
+
+
+def hidden_phases(game: Game) -> frozenset[str]:
+    """The phases whose moves others cannot see. A game's policy module may name them
+    (KAPLOOM!'s Power Up is made in the player's panel, but everything it does is public);
+    otherwise the engine's secret phases."""
+    try:
+        mod = importlib.import_module(f"bot.policies.{game.KIND}")
+        return frozenset(mod.HIDDEN_PHASES)
+    except (ImportError, AttributeError):
+        return type(game).SECRET_PHASES
+
+
+def seen_from_record(kind: str, players: int, options: dict | None, names: Sequence[str] | None,
+                     moves: Sequence[tuple[Any, str]], seat: int) -> Seen:
+    """A seat's `Seen` rebuilt from a game's record (actor, move) in order: the record is
+    replayed through `Watch`, which masks what the seat could not see."""
+    cls = load(kind)
+    game = cls.new(players, options, names)
+    watch = Watch(game, [seat])
+    for actor, move in moves:
+        note = watch.before(game, actor)
+        events = game.table_move(actor, move) if actor != CHANCE else game.apply(actor, move)
+        watch.after(game, actor, move, note, events)
+    return watch.seen[seat]

@@ -1,0 +1,170 @@
+"""Practice opponents: they decide from what their seat may see, and their rebuilt games agree
+with that view (issue #16, "It plays fair")."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import CHANCE, KINDS, load
+from bot.policies import LEVELS, make, playable, seen_from_record
+from bot.policies.match import default_options
+
+# a small search keeps these tests quick; the decision rule is the same at any budget
+SMALL = {"budget": 12}
+
+
+def _policy(level, seen):
+    p = make(level, seen)
+    for k, v in SMALL.items():
+        if hasattr(p, k):
+            setattr(p, k, v)
+    return p
+
+
+def _random_until(kind, seed, stop):
+    """Random legal play (seeded) until `stop(game)`; returns the game and its record."""
+    g = load(kind).new(2, default_options(kind), ["Ann", "Bob"])
+    rng = random.Random(seed)
+    record = []
+    for _ in range(3000):
+        if g.outcome() is not None or stop(g):
+            break
+        actors = g.actors()
+        if actors == [CHANCE]:
+            actor, move = CHANCE, g.chance().sample(rng)
+        else:
+            actor = actors[-1] if len(actors) > 1 else actors[0]
+            move = rng.choice(playable(g.legal(actor)))
+        g.apply(actor, move)
+        record.append((actor, move))
+    return g, record
+
+
+def _seen(kind, g, record, seat):
+    return seen_from_record(kind, g.players, g.options, g.names, record, seat)
+
+
+def _both_secret(g):
+    return len([a for a in g.actors() if a != CHANCE]) > 1
+
+
+def _twin_secret_moves(kind, seed):
+    """Two games that differ only in a secret move seat 1 just made, while seat 0 must still
+    make its own: seat 0's view is the same in both."""
+    for s in range(seed, seed + 40):
+        g, rec = _random_until(kind, s, _both_secret)
+        if not _both_secret(g) or 1 not in g.actors():
+            continue
+        legal = g.legal(1)
+        base = g.copy()
+        base.apply(1, legal[0])
+        for other in legal[1:]:
+            alt = g.copy()
+            alt.apply(1, other)
+            if 0 in alt.actors() and 0 in base.actors() and alt.view(0) == base.view(0) \
+                    and alt.to_json() != base.to_json():
+                return (base, rec + [(1, legal[0])]), (alt, rec + [(1, other)])
+    pytest.skip(f"{kind}: no twin secret position found")
+
+
+def _twin_private_rolls(kind, seed):
+    """Two games that differ only in seat 1's private roll (KAPLOOM!'s Phase 1 roll, Death by
+    Dice's set-up roll)."""
+    for s in range(seed, seed + 40):
+        g, rec = _random_until(kind, s, lambda g: g.actors() == [CHANCE] and any(
+            d.label.startswith("@2") for d in g.chance().draws) and any(
+            d.label.startswith("@1") for d in g.chance().draws))
+        if g.outcome() is not None:
+            continue
+        ch = g.chance()
+        rng = random.Random(s)
+        a = ch.sample(rng).split()[1:]
+        b = list(a)
+        for i, d in enumerate(ch.draws):
+            if d.label.startswith("@2"):
+                b[i] = next((o for o in d.options if o != a[i]), a[i])
+        ga, gb = g.copy(), g.copy()
+        ev_a = ga.apply(CHANCE, "roll " + " ".join(a))
+        gb.apply(CHANCE, "roll " + " ".join(b))
+        if any(e.public is False for e in ev_a) and 0 in ga.actors() and a != b \
+                and ga.view(0) == gb.view(0):
+            return ((ga, rec + [(CHANCE, "roll " + " ".join(a))]),
+                    (gb, rec + [(CHANCE, "roll " + " ".join(b))]))
+    pytest.skip(f"{kind}: no private roll found")
+
+
+def _decisions(kind, twin, level):
+    out = []
+    for g, rec in twin:
+        seen = _seen(kind, g, rec, 0)
+        out.append(_policy(level, seen).choose(g.view(0), g.legal(0), random.Random(7)))
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_decision_ignores_the_other_seats_secret_move(kind, level):
+    twin = _twin_secret_moves(kind, 11)
+    (g1, _), (g2, _) = twin
+    assert g1.to_json()["state"] != g2.to_json()["state"]  # the secrets really differ
+    a, b = _decisions(kind, twin, level)
+    assert a == b
+    assert a in g1.legal(0)
+
+
+@pytest.mark.parametrize("kind", ["kaploom", "deathbydice"])
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_decision_ignores_the_other_seats_private_roll(kind, level):
+    twin = _twin_private_rolls(kind, 3)
+    (g1, _), (g2, _) = twin
+    assert g1.to_json()["state"] != g2.to_json()["state"]
+    a, b = _decisions(kind, twin, level)
+    assert a == b
+
+
+def test_a_policy_that_peeks_is_caught():
+    """The twin check can fail: a 'policy' reading the real game tells the twins apart."""
+    (g1, _), (g2, _) = _twin_secret_moves("slideslam", 11)
+    assert g1.view(0) == g2.view(0)
+    assert str(g1.to_json()) != str(g2.to_json())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_rebuilt_game_shows_the_seat_what_it_saw(kind):
+    """At many points of random games, for both seats, the determinized game's view of the
+    seat equals the real view, and its legal moves are the real ones."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        g, rec = _random_until(kind, seed, lambda g: False)
+        cuts = sorted(rng.sample(range(1, len(rec)), min(6, len(rec) - 1)))
+        for cut in cuts:
+            part = rec[:cut]
+            real = load(kind).new(2, default_options(kind), ["Ann", "Bob"])
+            for actor, move in part:
+                real.apply(actor, move)
+            for seat in (0, 1):
+                seen = _seen(kind, real, part, seat)
+                det = seen.determinize(random.Random(cut))
+                assert det.view(seat) == real.view(seat), (kind, cut, seat)
+                assert det.legal(seat) == real.legal(seat)
+                checked += 1
+    assert checked >= 12
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_level_answers_a_legal_move(kind):
+    g, rec = _random_until(kind, 2, lambda g: len(g.actors()) == 1 and g.actors() != [CHANCE]
+                           and g.current_phase() not in type(g).SECRET_PHASES)
+    seat = g.actors()[0]
+    for level in LEVELS:
+        seen = _seen(kind, g, rec, seat)
+        move = _policy(level, seen).choose(g.view(seat), g.legal(seat), random.Random(1))
+        assert move in g.legal(seat)
+
+
+def test_bots_never_take_back_their_own_steps():
+    assert playable(["undo", "done", "combo 3"]) == ["done", "combo 3"]
+    assert playable(["mode physical", "aim F1", "oops F2"]) == ["aim F1"]
+    assert playable(["undo"]) == ["undo"]
