@@ -7,6 +7,8 @@
                                 the public board and each seat's panel, as PNG files
   selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
                                 play one game of random legal moves and write its record
+  match GAME POLICY_A POLICY_B --games N [--players K] [--option k=v ...] [--json]
+                                games between practice opponents (random/easy/normal/hard)
   migrate --to postgresql://... [--from FILE]
                                 copy the SQLite database into PostgreSQL and say what it copied
 """
@@ -226,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p = sub.add_parser("match", help="seeded games between two practice-opponent policies")
+    from .policies.cli import add_arguments as match_arguments
+    match_arguments(p)
     p = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL")
     p.add_argument("--to", required=True, metavar="postgresql://...")
     p.add_argument("--from", dest="source", metavar="FILE",
@@ -233,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         return _run_bot()
+    if args.command == "match":
+        from .policies.cli import run as match_run
+        return match_run(args)
     return {"commands": cmd_commands, "replay": cmd_replay, "selfplay": cmd_selfplay,
             "render": cmd_render,
             "migrate": cmd_migrate}[
