@@ -70,7 +70,14 @@ class DieMenCog(GameCog, group_name="diemen",
 
     # ---- hooks ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        return await self.draw(render, game.view(seat))
+        view = game.view(seat)
+        if seat is not None and view["phase"] == "setup":
+            # A private panel changes only with its owner's own facts: the rival's progress
+            # with their set-up is in the thread, not drawn here.
+            view = dict(view, setup_done=[d if i == seat else None
+                                          for i, d in enumerate(view["setup_done"])],
+                        waiting_for=[s for s in view["waiting_for"] if s == seat])
+        return await self.draw(render, view)
 
     def wants_vote(self, row: GameRow, game: Game, chance: Chance) -> bool:
         return bool(chance.draws) and chance.draws[0].label == "first player"
@@ -95,7 +102,6 @@ class DieMenCog(GameCog, group_name="diemen",
                     "front area (F1–F3) is closer to your rival — easier to hit, but a banner "
                     "standing there allows a Bonus Flick. Nobody sees your choice until both "
                     "Die-Men have set up.\n"
-                    f"```\n{game.text(seat)}\n```\n"
                     "Meanwhile, shout your Stand Cry in the game thread with "
                     "`/diemen standcry text:` — the crowd votes who goes first.")
             return Panel(text, [self.banner_select(row, view, seat, version),

@@ -286,8 +286,10 @@ def _subtitle(view: dict[str, Any]) -> str:
     phase = view["phase"]
     if phase == "setup":
         done = view.get("setup_done", [False, False])
+        # None: not shown (a private panel does not follow the rival's progress)
         return "Banner set-up in secret: " + ", ".join(
-            f"{_who(i)} {'done' if d else 'choosing'}" for i, d in enumerate(done))
+            f"{_who(i)} {'done' if d else 'choosing'}" for i, d in enumerate(done)
+            if d is not None)
     if phase == "first":
         return "Banners revealed · the Stand Cry vote picks who goes first"
     head = f"Turn {view['turn']} · round {view['round']}/{view['round_limit']}"
@@ -404,7 +406,8 @@ def _plate(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int)
             tag, tag_colour = "DRAW", MUTED
     elif view["phase"] == "setup":
         done = (view.get("setup_done") or [False, False])[seat]
-        tag, tag_colour = ("banners set", TEXT) if done else ("choosing…", HIGHLIGHT)
+        if done is not None:
+            tag, tag_colour = ("banners set", TEXT) if done else ("choosing…", HIGHLIGHT)
     elif waiting:
         tag = "▶ to play" if seat == view.get("active") else "▶ to answer"
     elif seat == view.get("active"):
@@ -485,7 +488,8 @@ def _floor(draw: ImageDraw.ImageDraw, view: dict[str, Any], top: int) -> None:
                 _ring(draw, c, CUSTOMER_R, GRID, 2)
         if view["phase"] == "setup" and not planned:
             done = (view.get("setup_done") or [False, False])[seat]
-            msg = "banners set in secret" if done else "setting up banners…"
+            msg = ("banners set up in secret" if done is None else
+                   "banners set in secret" if done else "setting up banners…")
             cx = (_xy(seat, "F2", top)[0] + _xy(seat, "B2", top)[0]) / 2
             f = font(14, bold=True)
             w = f.getlength(msg) + 20
@@ -781,7 +785,8 @@ def _side_alt(view: dict[str, Any], seat: int) -> str:
                     + ("; knocked " + " ".join(down) if down else ""))
     elif view["phase"] == "setup":
         done = (view.get("setup_done") or [False, False])[seat]
-        bits.append("banners set up in secret" if done else "choosing banner spots")
+        bits.append("banners set up in secret" if done or done is None
+                    else "choosing banner spots")
     bits.append("customers " + (" ".join(s["customers"]) if s["customers"] else "none"))
     return "; ".join(bits) + "."
 

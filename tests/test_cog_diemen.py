@@ -194,6 +194,14 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
     other.apply(0, "banners F2 F3 B2 B3")
     from rendering.diemen import render
     assert render(other.view(None)).png == files[-1].data
+    # Bob's private panel did not change when Alice set up (only his own facts change it).
+    _, game = await state(fake, row)
+    cog = fake.bot.game_cogs["diemen"]
+    before = DieMen.new(2, {"mode": "simulated"}, names=["Alice", "Bob"])
+    fresh = await fake.bot.store.get_game(row.id)
+    pic_now = await cog.picture(fresh, game, 1)
+    pic_before = await cog.picture(fresh, before, 1)
+    assert pic_now.png == pic_before.png and pic_now.alt == pic_before.alt
     # Bob's panel is still his to use; Alice's raced choice is refused as stale.
     new = await fake.invoke(raced)
     assert any("earlier moment" in r.content for r in ephemeral(new))
