@@ -247,8 +247,6 @@ async def test_simultaneous_joins_past_a_full_table_are_refused_not_lost(fake, w
     assert len(ch["joined"]) == 5 and len(full) == 16
 
 
-@pytest.mark.xfail(reason="cogs/games.py must take the requests from store.request_abort "
-                          "(the atomic step) instead of row.extra + update_extra", strict=False)
 async def test_both_players_asking_to_abort_at_once_abort_the_game(fake, world):
     """Each `/games abort` adds its player to the requests in one atomic store step
     (store.request_abort), so two requests at the same moment both count."""
