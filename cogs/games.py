@@ -51,6 +51,8 @@ def _message_ids(message: discord.Message | None) -> set[str] | None:
     while todo:
         comp = todo.pop()
         todo.extend(getattr(comp, "children", None) or [])
+        if getattr(comp, "accessory", None) is not None:  # a v2 section's button
+            todo.append(comp.accessory)
         if getattr(comp, "custom_id", None):
             found.add(comp.custom_id)
     return found
