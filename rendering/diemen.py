@@ -207,9 +207,11 @@ def _who(seat: int) -> str:
     return _NAMES[seat]
 
 
-def _use_names(view: dict[str, Any]) -> None:
+def _use_names(view: dict[str, Any], drawn: bool = True) -> None:
+    """The names for this picture: clipped and drawable when drawn, whole in the alt text."""
     names = view.get("names") or [s.get("name") for s in view["sides"]]
-    _NAMES[:] = [_name(n or board.SIDE_NAMES[i]) for i, n in enumerate(names)]
+    _NAMES[:] = [(_name(n) if drawn else plain_name(str(n))) if n else board.SIDE_NAMES[i]
+                 for i, n in enumerate(names)]
 
 
 def _where(label: str | None) -> str:
@@ -793,7 +795,7 @@ def _side_alt(view: dict[str, Any], seat: int) -> str:
 
 def alt_text(view: dict[str, Any]) -> str:
     """A short description of the picture, from the view alone."""
-    _use_names(view)
+    _use_names(view, drawn=False)
     parts = [f"{view.get('title', 'Crazy Die-Man is Unbreakable!')} ({view['mode']}). "
              f"{_subtitle(view)}."]
     parts += [_side_alt(view, seat) for seat in (0, 1)]
@@ -809,6 +811,14 @@ def alt_text(view: dict[str, Any]) -> str:
                      + ("off the floor" if r["off"] else
                         ("fell " + _wheres(r["fell"]) if r["fell"] else "nothing fell"))
                      + ".")
+    aims = (view.get("odds") or {}).get("aim") or {}
+    shown = [(lab, o) for lab, o in aims.items() if lab != "middle"
+             and view["sides"][board.split_label(lab)[0]]["spots"].get(
+                 board.split_label(lab)[1]) == "up"]
+    if shown:
+        parts.append("Chance that a flick aimed there knocks the banner: " + ", ".join(
+            f"{_where(lab)} {o['outcomes']['clean'] + o['outcomes']['pair']}%"
+            for lab, o in shown) + ".")
     if view.get("result"):
         parts.append("Result: " + view["result"]["reason"] + ".")
     return " ".join(parts)

@@ -279,6 +279,8 @@ def test_names_are_drawn_clipped_and_drawable():
     p = render(g.view(None))
     # the alt text keeps the names whole; the picture draws a '?' for what the font lacks
     assert "Ada Lovelace-Byron the Third" in p.alt
+    assert "Chance that a flick aimed there knocks the banner: " in p.alt
+    assert "Bartholomew 🎲🎲 Überflick to play" in p.alt and "?" not in p.alt
     from rendering.diemen import drawable
     assert "🎲" not in drawable(NAMES[1]) and "Bartholomew" in drawable(NAMES[1])
     assert "Ü" in drawable(NAMES[1])
