@@ -188,7 +188,7 @@ class DieMenCog(GameCog, group_name="diemen",
             items += [button(m, Style.secondary, "🏪") for m in _verb_moves(game, seat, "move")]
             items += [button(m, Style.primary, "🎲") for m in _verb_moves(game, seat, "flick")]
             items += select(_verb_moves(game, seat, "oops"),
-                            "Oops: a banner of mine fell by hand (+6 each)", "o")
+                            "Oops: a banner of mine fell by hand", "o")
         elif phase == "flick":
             if v["flick_mode"] == "simulated":
                 if v["shots"]:
@@ -198,7 +198,7 @@ class DieMenCog(GameCog, group_name="diemen",
                                 "Called Shot before you flick (optional)", "c", "🎯")
                 items.append(self.report_select(row, v))
                 items += select(_verb_moves(game, seat, "oops"),
-                                "Oops: a banner of mine fell by hand (+6 each)", "o")
+                                "Oops: a banner of mine fell by hand", "o")
             items += [button(m, Style.secondary) for m in _verb_moves(game, seat, "mode")]
         elif phase in ("review", "switch"):
             for m in legal:
@@ -446,9 +446,12 @@ class DieMenCog(GameCog, group_name="diemen",
                             "no more flicks. Now reposition (`/diemen place`) and press Done.")
         if phase == "move" or count is not None:
             if count is None:
-                raise RuleError("First declare how many dice you flick this turn: `count` 0, "
-                                "1 or 2 — or 3 as a Bonus Flick when a banner of yours stands "
-                                "in your front area (F1–F3), never on the game's first turn.")
+                # What may be declared now, in the engine's words (the Bonus Flick among them
+                # only when the rules allow it).
+                choices = "; ".join(game.describe(m, seat).label
+                                    for m in _verb_moves(game, seat, "flick"))
+                raise RuleError("First declare how many dice you flick this turn (`count`): "
+                                f"{choices}.")
             # One move: the declaration and the first flick's shot stand or fall together.
             move = f"flick {count}" + (" bonus" if count == 3 else "") + (
                 f" called={called}" if called else (f" aim={target}" if target else ""))

@@ -553,6 +553,7 @@ async def test_simulated_rule_errors(fake, world, fixed_dice):
     assert "No Bonus Flick on the game's very first turn" in ephemeral(new)[0].content
     new = await slash(fake, row, "flick", alice)
     assert "First declare how many dice" in ephemeral(new)[0].content
+    assert "Bonus Flick" not in ephemeral(new)[0].content   # not on the first turn
     new = await slash(fake, row, "flick", bob, count=1)
     assert "not your move" in ephemeral(new)[0].content
     new = await slash(fake, row, "flick", alice, count=1, target="F2", called="F3")
