@@ -9,6 +9,7 @@ at the opponent they attack, and may feed the Duo board with their own and their
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator
 
 from ..core import Event, IllegalMoveError, InvalidMoveError, parse_seat
@@ -16,7 +17,7 @@ from . import phase2
 from .data import ALL_ACTIONS, DUO_TABLE, FACE_NAMES, Action
 from .dice import describe, num, signature
 from .notation import action_named, die_id, is_die
-from .requirements import combinations, match
+from .requirements import SYMBOLS, accepts, combinations, match
 
 if TYPE_CHECKING:
     from .game import Kaploom
@@ -370,13 +371,53 @@ def _groups(g: "Kaploom", ids: list[str], by_owner: bool) -> list[Group]:
     return list(groups.items())
 
 
-def _fits(action: Action, groups: list[Group]) -> Iterator[list[str]]:
-    sig = tuple((k[1], k[3], len(ids)) for k, ids in groups)
-    for vec in combinations(action.requires, sig):
+@lru_cache(maxsize=None)
+def _shape(requires: tuple[str, ...]) -> tuple[int, frozenset[str] | None]:
+    """How many dice an action takes, and (when it has only single-die symbols) the symbols a
+    die must fill to be of use to it: the other dice never change its ways to be filled."""
+    need = sum(SYMBOLS[s].size for s in requires)
+    if all(SYMBOLS[s].size == 1 for s in requires):
+        return need, frozenset(requires)
+    return need, None
+
+
+@lru_cache(maxsize=None)
+def _useful(symbols: frozenset[str], kind: str, face: str) -> bool:
+    return any(accepts(s, ((kind, face),)) for s in symbols)
+
+
+@lru_cache(maxsize=1 << 16)
+def _ways(requires: tuple[str, ...], sig: tuple[tuple[str, str, int], ...]
+          ) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every way to fill `requires` from dice grouped as `sig` ((kind, face, count) per group),
+    as (group index, how many of its dice) pairs. Only the groups that can serve the action
+    take part, so the matcher's answers are shared by every roll that differs only in dice
+    the action has no use for."""
+    need, symbols = _shape(requires)
+    if symbols is None:
+        keep = list(range(len(sig)))
+    else:
+        keep = [i for i, (kind, face, _) in enumerate(sig) if _useful(symbols, kind, face)]
+    if sum(sig[i][2] for i in keep) < need:
+        return ()
+    sub = tuple(sig[i] for i in keep)
+    return tuple(tuple((i, n) for i, n in zip(keep, vec) if n)
+                 for vec in combinations(requires, sub))
+
+
+def _fits(action: Action, groups: list[Group],
+          sig: tuple[tuple[str, str, int], ...] | None = None) -> Iterator[list[str]]:
+    """Every way to fill `action` from the grouped dice, as die ids in id order (legal() is
+    the engine's hot path: the practice opponent searches with it)."""
+    if sig is None:
+        sig = tuple((k[1], k[3], len(ids)) for k, ids in groups)
+    for picks in _ways(action.requires, sig):
         chosen: list[str] = []
-        for (_, ids), n in zip(groups, vec):
-            chosen += ids[:n]
-        yield sorted(chosen, key=num)
+        for i, n in picks:
+            chosen += groups[i][1][:n]
+        if len(chosen) > 1:
+            chosen.sort(key=num)
+        yield chosen
 
 
 def _rest(groups: list[Group], used: list[str]) -> list[Group]:
@@ -394,11 +435,12 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
     mine = [d for d in g.dice_of(seat) if d not in placed]
     moves: list[str] = []
     own = _groups(g, mine, by_owner=False)
+    own_sig = tuple((k[1], k[3], len(ids)) for k, ids in own)
     if not p["ko"]:
         for action in g.actions_of(seat):
             if action.name in p["board"] or (action.lock_in and action.name in p["locked_in"]):
                 continue
-            for ids in _fits(action, own):
+            for ids in _fits(action, own, own_sig):
                 if action.effect == "reroll":
                     rest = _rest(own, ids)
                     head = f"{action.name.replace(' ', '').lower()} {' '.join(ids)} reroll"
@@ -421,10 +463,11 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
         pool = [d for s in team if s == seat or not g.seats[s]["locked"]
                 for d in g.dice_of(s) if d not in placed]
         groups = _groups(g, pool, by_owner=True)
+        sig = tuple((k[1], k[3], len(ids)) for k, ids in groups)
         for action in DUO_TABLE:
             if action.name in duo:
                 continue
-            for ids in _fits(action, groups):
+            for ids in _fits(action, groups, sig):
                 if action.one_each and len({g.dice[d]["owner"] for d in ids}) < 2:
                     continue
                 text = f"assign {action.name} {' '.join(ids)}"

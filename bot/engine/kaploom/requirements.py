@@ -169,7 +169,7 @@ def match(name: str, requires: Sequence[str], dice: Sequence[tuple[str, str, str
     return Fit(False, reason=text)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=1 << 17)
 def combinations(requires: tuple[str, ...],
                  classes: tuple[tuple[str, str, int], ...]) -> tuple[tuple[int, ...], ...]:
     """Every way to fill `requires` from dice grouped into interchangeable classes
