@@ -296,3 +296,14 @@ def test_public_and_seat_pictures_for_the_render_tool():
     setup.apply(0, "banners F1 F3 B2 B3")
     own = seat_picture(setup.view(0))
     assert own is not None and "Your planned banners: F1 F3 B2 B3" in own.alt
+
+
+def test_odds_chart_is_legible_at_550():
+    from rendering.fonts import displayed_px, recorded_sizes
+    g = crowded()
+    odds = g.view(None)["odds"]["aim"]["P1:F2"]
+    with recorded_sizes() as sizes:
+        p = render_odds(odds, "P1:F2", seat=1, names=NAMES)
+    img = decode(p)
+    assert min(displayed_px(sz, img.width) for sz in sizes) >= 11
+    assert "Ada Lovelace-By" in p.alt and "floor units from your Stand" in p.alt
