@@ -730,3 +730,67 @@ async def test_table_shows_the_running_game_privately(fake, world, monkeypatch):
     [reply] = [r for r in new if r.files]
     assert reply.ephemeral and f"game #{row.id}" in reply.content
     assert reply.files[0].description  # alt text
+
+
+# --- every legal move is on a component (issue #13) -----------------------------------------------
+
+def reachable(cog, row, game, seat) -> set[str]:
+    """Every move a player can make by clicking their panel: buttons, move selects, and the
+    action select -> dice select (-> narrowing) path, followed as the handlers follow it."""
+    from bot.ui import GameItem
+    found: set[str] = set()
+    seen: set[tuple] = set()
+
+    def walk(chosen=None, prefix=()):
+        if (chosen, prefix) in seen:
+            return
+        seen.add((chosen, prefix))
+        panel = cog.panel(row, game, seat, "p0", chosen=chosen, prefix=prefix)
+        for item in panel.items:
+            assert isinstance(item, GameItem)
+            call, inner = item.call, item.item
+            if call.tag == "mv":
+                found.add(call.arg)
+            elif call.tag == "ms":
+                found.update(o.value for o in inner.options)
+            elif call.tag == "kpa":
+                for o in inner.options:
+                    walk(o.value)
+            elif call.tag == "kpp":
+                for o in inner.options:
+                    if o.value.startswith(">"):
+                        walk(call.arg, tuple(o.value[1:].split(",")))
+                    else:
+                        found.add(o.value)
+            assert len(getattr(inner, "options", [])) <= 25
+    walk()
+    return found
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {}), (2, {"supers": "Timeout!,Spoiler Alert!"}),
+    (4, {"mode": "2v2", "supers": "Tough Nut,Timeout!,Victor Kane,Spoiler Alert!"})])
+def test_every_legal_move_is_reachable_from_a_component(players, options):
+    from types import SimpleNamespace
+    from bot.engine.kaploom import Kaploom
+    from cogs.kaploom import KaploomCog
+    cog = KaploomCog.__new__(KaploomCog)   # panels need no bot: they are built from the game
+    row = SimpleNamespace(id=7, players=list(range(100, 100 + players)))
+    game = Kaploom.new(players, options, names=["Ada", "Bo", "Cy", "Di"][:players])
+    rng = random.Random(4)
+    checked = 0
+    for step in range(700):
+        actors = game.actors()
+        if not actors:
+            break
+        if actors == [CHANCE]:
+            game.apply(CHANCE, game.chance().sample(rng))
+            continue
+        seat = rng.choice(actors)
+        legal = game.legal(seat)
+        if step % 3 == 0:
+            assert set(legal) <= reachable(cog, row, game, seat), \
+                sorted(set(legal) - reachable(cog, row, game, seat))[:5]
+            checked += 1
+        game.apply(seat, rng.choice(legal))
+    assert checked > 40

@@ -78,8 +78,8 @@ def read(g: "Kaploom", move: str) -> dict[str, Any]:
         k = low.index("reroll") if "reroll" in low else len(args)
         out["dice"] = [die_id(t) for t in args[:k]]
         out["rerolls"] = [die_id(t) for t in args[k + 1:]]
-    elif verb == "timeloop":
-        out["rerolls"] = [die_id(t) for t in args[1:]]
+    elif verb == "timeloop" and g.stage == "assign":   # the locked-in ability (Power Up:
+        out["rerolls"] = [die_id(t) for t in args[1:]]  # `timeloop` locks the action in)
     elif verb == "point":
         out["target"] = parse_seat(args[0], g.players)
     elif verb in ("attach", "detach"):
@@ -153,7 +153,7 @@ def describe(g: "Kaploom", move: str, seat: int) -> MoveText:
             label = f"{action.name}: use {_dice(g, m['dice'])}"
             effect = f"happens at once: {action.text}; the others hear only \"{action.name}\""
         return MoveText(_clip(label), effect)
-    if verb == "timeloop":
+    if verb == "timeloop" and g.stage == "assign":
         d = m["rerolls"][0] if m["rerolls"] else "?"
         return MoveText(_clip(f"TIME LOOP ability: re-roll {die_words(g, d)}"),
                         "free, once a round; the others hear only \"TIME LOOP\"")
