@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-NORMAL = {"samples": 4, "plies": 8}
+NORMAL = {"samples": 2, "plies": 6}
 EASY = {"samples": 1}
-HARD = {"budget": 240}
+HARD = {"budget": 80}
 
 
 def _side_of(view: dict[str, Any], seat: int) -> int | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+NORMAL = {"samples": 3, "plies": 12}
+
 
 def evaluate(view: dict[str, Any], seat: int) -> float:
     """Property Damage is what loses (24 and you are out): less of it for us, more for them.

@@ -54,9 +54,14 @@ def play(g: Game, actor: Any, move: str) -> None:
     g._apply(actor, move)
 
 
-def _draw_owner(label: str) -> int | None:
+def _draw_owner(label: str, names: Sequence[str]) -> int | None:
+    """Whose die a draw is, from its label: "@2 d6", "@1:STR d8", "d6 blue of Bob"."""
     m = _OWNER.match(label.strip())
-    return int(m.group(1)) - 1 if m else None
+    if m:
+        return int(m.group(1)) - 1
+    found = [i for i, n in enumerate(names)
+             if re.search(r"(?:^|\s)of " + re.escape(n) + r"$", label.strip())]
+    return found[0] if len(found) == 1 else None
 
 
 class Seen:
@@ -189,11 +194,12 @@ class Watch:
             if actor == CHANCE:
                 if private:
                     toks = move.split()[1:]
-                    sees = any(s in (e.to or ()) for e in private)
+                    # a draw of unknown owner is ours only when its news went to us alone
+                    alone = {t for e in private for t in (e.to or ())} == {s}
                     known = []
                     for tok, label in zip(toks, note.get("draws", [])):
-                        owner = _draw_owner(label)
-                        mine = owner == s if owner is not None else sees
+                        owner = _draw_owner(label, game.names)
+                        mine = owner == s if owner is not None else alone
                         known.append(tok if mine else None)
                     if any(t is None for t in known):
                         entry = _Entry(actor, None, known)
