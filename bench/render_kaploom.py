@@ -1,9 +1,8 @@
 """How long a KAPLOOM! picture takes to draw, canvas to PNG bytes (no assertions).
 
-Cases: a duel in Power Up (two boards with dice placed, the fight, the sums), the same duel's
-Phase 1 seen by one player (their board in full, with requirement symbols, the other behind the
-screen), a 2 vs 2 table in Power Up (four boards, two Duo boards: the largest picture), the
-private roll picture, and the printed action board (uncached: `render_action_board` draws it
+Cases: the compact public board (550 px) of a duel and of a 2 vs 2 table in Power Up, a seat's
+panel picture in Phase 1 (duel, and 2 vs 2 with the ally's dice), the old full 2 vs 2 table
+for comparison, and the printed action board (uncached: `render_action_board` draws it
 once per process and then hands out the same Picture). Views come from seeded play through the
 real engine. One warm-up call first: the first render loads fonts and fills the shape caches,
 a once-per-process cost.
@@ -19,7 +18,7 @@ from typing import Any
 from bench.common import median_ms
 from bot.engine.core import CHANCE
 from bot.engine.kaploom import GAME
-from rendering.kaploom import _action_board, render, render_roll
+from rendering.kaploom import _action_board, public_picture, render, seat_picture
 
 ROUNDS = 20
 
@@ -48,10 +47,13 @@ def bench(rounds: int = ROUNDS) -> dict[str, float]:
     team = _game(4, {"mode": "2v2", "supers": "Tough Nut,Timeout!,Victor Kane,Spoiler Alert!"},
                  11, 3, "power").view(None)
     rows: dict[str, float] = {}
-    for name, fn in (("board", lambda: render(duel)),
-                     ("own Phase 1 board", lambda: render(secret)),
-                     ("2v2 board", lambda: render(team)),
-                     ("roll", lambda: render_roll(secret)),
+    team_seat = _game(4, {"mode": "2v2", "supers": "Tough Nut,Timeout!,Victor Kane,"
+                                                   "Spoiler Alert!"}, 11, 3, "assign").view(0)
+    for name, fn in (("public board", lambda: public_picture(duel)),
+                     ("2v2 public board", lambda: public_picture(team)),
+                     ("seat picture", lambda: seat_picture(secret)),
+                     ("2v2 seat picture", lambda: seat_picture(team_seat)),
+                     ("full table (before #13)", lambda: render(team)),
                      # drawn once per process, then cached: time the drawing itself
                      ("action board", lambda: _action_board.__wrapped__((), False))):
         rows[f"kaploom {name} render ms (median)"] = median_ms(fn, rounds)
