@@ -319,7 +319,7 @@ def card_height(n_digits: int, width: int, compact: bool = False) -> int:
 def draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, card: dict[str, Any], *,
               name_colour: Colour = INK, accent: Colour | None = None,
               badge: tuple[str, Colour, Colour] | None = None, ring: Colour | None = None,
-              compact: bool = False) -> int:
+              compact: bool = False, show_zip: bool = True) -> int:
     """Draw a business card with its top left at (x, y); return its height.
 
     `card`: {"name", "zip", "digits": [int] or str, "slashes": [0|1|2] (optional)}. `accent`
@@ -356,7 +356,7 @@ def draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, card: dict[
         name_right = right - bw - 10
     zf = font(16 if compact else ZIP_SIZE)
     zip_text = f"zip {card['zip']}"
-    if compact:
+    if compact and show_zip:
         draw.text((name_right, top + 18), zip_text, fill=CARD_MUTED, font=zf, anchor="rs")
         name_right -= math.ceil(zf.getlength(zip_text)) + 10
     nf = font(lay.name_size, bold=True)
@@ -745,10 +745,10 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
     def paint_card(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
         draw_card(draw, x + TILE_PAD, y + 2, inner, card, name_colour=_ink_on_white(pc.fill),
                   accent=pc.fill, badge=("OUT", OUT_RED, PAPER) if card["out"] else None,
-                  compact=True)
+                  compact=True, show_zip=False)  # the name gets the room; zip below
     blocks.append((card_height(n_digits, inner, True) + 10, paint_card))
 
-    more: list[tuple[str, Any, Colour]] = []
+    more: list[tuple[str, Any, Colour]] = [(f"zip {card['zip']}", tf, MUTED)]
     if len(f["cards"]) > 1:
         other = f["cards"][1 - f["active"]]
         more.append((f"partner {safe_text(other['name'], 'partner')}"
