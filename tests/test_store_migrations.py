@@ -7,7 +7,6 @@ import asyncio
 import json
 import sqlite3
 
-import pytest
 
 from bot.__main__ import main
 from bot.engine.records import Record, replay, selfplay
