@@ -7,7 +7,6 @@ import asyncio
 import json
 import sqlite3
 
-
 from bot.__main__ import main
 from bot.engine.records import Record, replay, selfplay
 from bot.store import MIGRATIONS, Store, statements
