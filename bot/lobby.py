@@ -7,7 +7,6 @@ live in the store, so their buttons and expiry survive a restart.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
@@ -42,7 +41,11 @@ def describe_options(kind: str, options: dict[str, Any]) -> str:
 class Lobby:
     def __init__(self, bot: Any):
         self.bot = bot
-        self._expiry: dict[int, asyncio.Task] = {}
+        # Expiry runs on the table's one scheduler (no task per challenge): whichever process
+        # sees a challenge's time up first claims it, so it expires once.
+        tables = getattr(bot, "tables", None)
+        if tables is not None:
+            tables.due_hooks.append(self.expire_due)
 
     @property
     def store(self):
@@ -217,27 +220,29 @@ class Lobby:
 
     # ---- expiry ----------------------------------------------------------------------------------
     def _arm(self, cid: int, expires_at: float) -> None:
-        self._disarm(cid)
-        self._expiry[cid] = asyncio.get_running_loop().create_task(
-            self._expire_later(cid, expires_at), name=f"referee-challenge-{cid}")
+        tables = getattr(self.bot, "tables", None)
+        if tables is not None:
+            tables.wake_at(expires_at)
 
     def _disarm(self, cid: int) -> None:
-        task = self._expiry.pop(cid, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        """Nothing to cancel: an answered challenge is no longer open, so it never expires."""
 
-    async def _expire_later(self, cid: int, expires_at: float) -> None:
-        await asyncio.sleep(max(0.0, expires_at - time.time()))
-        await self.expire(cid)
+    async def expire_due(self) -> int:
+        """Expire every open challenge whose time is up; how many this process expired."""
+        done = 0
+        for cid in await self.store.due_challenges(time.time()):
+            done += await self.expire(cid)
+        return done
 
     async def expire(self, cid: int) -> bool:
         """Close an unanswered challenge and say so on its message."""
         ch = await self.store.get_challenge(cid)
         if ch is None or not await self.store.claim_challenge(cid, "open", "expired"):
             return False
-        self._expiry.pop(cid, None)
         if ch.get("message_id"):
-            channel = self.bot.get_channel(ch["channel_id"])
+            # Another shard's process may own the channel: REST needs no cached channel.
+            channel = (self.bot.get_channel(ch["channel_id"])
+                       or self.bot.get_partial_messageable(ch["channel_id"]))
             if channel is not None:
                 try:
                     await channel.get_partial_message(ch["message_id"]).edit(
@@ -248,11 +253,12 @@ class Lobby:
         return True
 
     async def resume(self) -> int:
+        """After a restart: expire what fell due meanwhile; the scheduler watches the rest."""
+        await self.expire_due()
         open_ = await self.store.open_challenges()
-        for ch in open_:
-            self._arm(ch["id"], ch["expires_at"])
+        if open_:
+            self._arm(open_[0]["id"], open_[0]["expires_at"])
         return len(open_)
 
     def close(self) -> None:
-        for cid in list(self._expiry):
-            self._disarm(cid)
+        return None

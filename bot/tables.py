@@ -125,6 +125,9 @@ class Tables:
         self._scheduler: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._next_at: float | None = None  # when the scheduler will look next
+        # Other deadlines the one scheduler serves (the lobby's challenge expiry): each is
+        # called with the time at every pass and claims its own work.
+        self.due_hooks: list[Callable[[], Awaitable[Any]]] = []
 
     def listener(self, kind: str) -> Listener:
         return self.listeners.get(kind, self.quiet)
@@ -397,7 +400,18 @@ class Tables:
             if len(claimed) < 100:
                 break
         await self.replay_outbox()
+        for hook in list(self.due_hooks):
+            try:
+                await hook()
+            except Exception:
+                log.exception("a scheduled task failed")
         return handled
+
+    def wake_at(self, when: float) -> None:
+        """Something (a challenge) falls due at `when`: make sure the scheduler looks then."""
+        self._ensure_scheduler()
+        if self._next_at is None or when < self._next_at:
+            self._wake.set()
 
     @staticmethod
     def reminder_time(row: GameRow) -> float:

@@ -256,3 +256,17 @@ async def test_both_players_asking_to_abort_at_once_abort_the_game(fake, world):
         fake.feed(fake.slash(fake.bot, "games abort", user=user, channel=thread, game=row.id))
     await fake.settle()
     assert (await fake.bot.store.get_game(row.id)).status == "aborted"
+
+
+async def test_a_challenge_expires_through_the_one_scheduler(fake, world):
+    """No task per challenge: the table's scheduler expires it, once, whichever process looks."""
+    import asyncio
+    msg = await open_challenge(fake, world)
+    cid = int(challenge_buttons(msg)["accept"].split(":")[1])
+    await fake.bot.store.update_challenge(cid, expires_at=1.0)  # its ten minutes are over
+    await fake.bot.tables.run_due()
+    await fake.settle()
+    assert "Expired" in fake.messages_in(world.games)[-1].content
+    assert (await fake.bot.store.get_challenge(cid))["status"] == "expired"
+    assert not [t for t in asyncio.all_tasks()
+                if t.get_name().startswith("referee-challenge")]

@@ -733,7 +733,9 @@ class Store:
         """The earliest moment anything needs doing: a deadline, a reminder, a lost publish."""
         (games,) = await self._one("SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL")
         (outbox,) = await self._one("SELECT MIN(publish_after) FROM outbox")
-        times = [t for t in (games, outbox) if t is not None]
+        (challenge,) = await self._one("SELECT MIN(expires_at) FROM challenges"
+                                       " WHERE status='open'")
+        times = [t for t in (games, outbox, challenge) if t is not None]
         return min(times) if times else None
 
     async def claim_due(self, now: float, lease: float, limit: int = 100) -> list[tuple[int, int]]:
@@ -868,6 +870,12 @@ class Store:
             await self._exec("UPDATE challenges SET joined=? WHERE id=?",
                              (json.dumps(ch["joined"]), cid))
         return "left", ch
+
+    async def due_challenges(self, now: float, limit: int = 50) -> list[int]:
+        """Open challenges whose time is up (challenges_by_status)."""
+        return [r[0] for r in await self._all(
+            "SELECT id FROM challenges WHERE status='open' AND expires_at <= ?"
+            " ORDER BY expires_at LIMIT ?", (now, limit))]
 
     async def open_challenges(self) -> list[dict[str, Any]]:
         rows = await self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status='open'"
