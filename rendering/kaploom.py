@@ -1,34 +1,24 @@
-"""KAPLOOM! pictures: the table (health track, every tri-fold board, the fight), one player's
-secret roll, and the printed action board.
+"""KAPLOOM! pictures, all from data the engine publishes (keys: bot/engine/kaploom/view.py).
 
-Three renderers, all from data the engine publishes:
-- `render(view)`: the table from `game.view(seat_or_None)` (keys: bot/engine/kaploom/view.py).
-  Health track (bars 0 to max with numbers, the first player token); each player's board: name
-  plate and status (first player, locked in, powering up, K.O., 2 vs 2 pointer, spoiler
-  tokens), their dice with ids (trait dice by colour, action dice with their six faces in a
-  small 3 x 2 net, loose faces), locked-in abilities and losses still to take, and the tri-fold
-  (ATTACK / DEFENSE / POWER UP panels with the board's actions, super actions marked ★ in their
-  panels), the dice drawn on the actions they were placed on; at the foot of ATTACK and DEFENSE
-  the sums written out, "(3 + 1) × 2 = 8" with the action names beneath; the Duo boards in
-  2 vs 2; the fight of this round (who hit whom, attack against defense, the loss; a fight of
-  an earlier round goes below the boards as history); the shared supply.
-  A tri-fold behind its owner's screen during Phase 1 (the planning view) lists every action on
-  a line with its requirement symbols and effect; otherwise actions with dice get full lines
-  and the rest a compact list of names and effects, which keeps a duel near 1,300 px tall.
-  It draws only what the view holds: in the public view during Phase 1 the dice show "?" and the
-  boards are empty behind the screen (announced immediate actions are named, nothing more), so
-  the picture is the same whatever was rolled; a seat's own view adds their (and their ally's)
-  roll and placements, with the sums so far.
-- `render_roll(view)`: the private Phase 1 picture for a seat's own view (refused for the public
-  view): their roll in big dice with ids, where each die went, the placements and sums so far,
-  in 2 vs 2 the ally's roll, the Duo board and the pointer; opponents only as "locked in" and
-  their announced actions.
+For Discord (about 550 px wide on screen; every text with game information at least 13 px):
+- `public_picture(view)`: the thread's compact board from the public view: per player their
+  name (drawn safely: clipped, what the font cannot draw replaced by "?"), side or super,
+  health bar and number, whether they have locked in or are powering up, the immediate actions
+  they announced, the last reveal's actions, abilities and spoiler tokens; then the last fight,
+  attack against defense with both sums written out, and the result.
+- `seat_picture(view)`: a seat's panel picture from its own view (None for the public view):
+  their dice (the face showing, the six faces, the action each die is on), the attack and
+  defense the placed actions make so far (the view's sums, computed by the rules code), loose
+  faces and abilities; in 2 vs 2 the ally's dice and the Duo board too. Nothing in it depends
+  on what the opponents do, so another player's move never changes a panel.
 - `render_action_board(supers=(), duo=False)`: the printed board for `/kaploom board`, built
   from ACTION_TABLE (and SUPER_TABLE / DUO_TABLE when asked), with the full effect texts and a
   legend of faces and requirement symbols, so it can never drift from the rules code. It
   depends on the tables alone, so it is drawn once per process and then served from a cache.
 
-Colour is never the only cue: faces carry their letter, players their @number, panels their
+`render(view)` is the earlier full table (every tri-fold board at 920 px per player), kept for
+the benchmark's before/after comparison and for reading a whole game at once offline; its sums
+come from the view too. Colour is never the only cue: faces carry their letter, panels their
 name; the sums are written in numbers.
 """
 from __future__ import annotations
@@ -1093,183 +1083,6 @@ def alt_text(v: View) -> str:
         lines.append(f"{p['name']} dice: {_dice_words(p)}"
                      + (f"; loose faces {' '.join(p['unattached'])}" if p["unattached"] else "")
                      + ".")
-    return "\n".join(lines)
-
-
-# --- the secret roll -----------------------------------------------------------------------------
-
-ROLL_W = 820
-ROLL_DIE = 56
-
-
-def _roll_block(d: Draw, x: int, y: int, w: int, v: View, p: dict[str, Any],
-                dice: dict[str, dict[str, Any]], where: dict[str, str], own: bool) -> int:
-    """One teammate's roll: big dice with ids, where each went, their placements and sums."""
-    seat = player_colour(p["seat"])
-    top = y + PAD
-    if d is not None:
-        label = ("Your roll · " if own else "Your ally's roll · ") + _label(p)
-        plate_w = _pill_w(label, 17, 12) + 6
-        _box(d, (x + PAD, top, x + PAD + plate_w, top + 32), 9, fill=seat.fill)
-        _text(d, (x + PAD + 12, top + 16), label, 17, seat.text, bold=True)
-        px = x + PAD + plate_w + 10
-        for text, colour in _status_pills(v, p):
-            if text.startswith("1ST") or px + _pill_w(text, 12) > x + w - PAD - 90:
-                continue
-            px = _pill(d, px, top + 16, text, colour, size=12) + 6
-        _text(d, (x + w - PAD, top + 17), f"{p['health']}/{p['max_health']} ♥", 20, TEXT,
-              bold=True, anchor="rm")
-    cy = top + 44
-    cell = ROLL_DIE + 14
-    cx = x + PAD
-    order = sorted(p["dice"], key=lambda die: (die["kind"] != "trait",
-                                               COLOURS.index(die["colour"])
-                                               if die["colour"] in COLOURS else 99,
-                                               int(die["id"][1:])))
-    row_h = ROLL_DIE + 40
-    for die in order:
-        width = ROLL_DIE + (3 * (MINI + 1) + 8 if die["kind"] == "action" else 0)
-        if cx + width > x + w - PAD and cx > x + PAD:
-            cx, cy = x + PAD, cy + row_h
-        spot = where.get(die["id"])
-        _die(d, cx, cy, ROLL_DIE, die["colour"], die["up"],
-             highlight=spot is None and v["stage"] == "assign")
-        if d is not None:
-            _text(d, (cx + ROLL_DIE / 2, cy + ROLL_DIE + 10), die["id"], 14, TEXT, bold=True,
-                  anchor="mm")
-            _text(d, (cx + ROLL_DIE / 2, cy + ROLL_DIE + 27),
-                  fit_text(spot or "free", font(10, bold=True), cell + 6), 10,
-                  MUTED if spot else HIGHLIGHT, bold=True, anchor="mm")
-        if die["kind"] == "action":
-            nx = cx + ROLL_DIE + 8
-            for i, f in enumerate(die["faces"]):
-                r, c = divmod(i, 3)
-                _face_chip(d, nx + c * (MINI + 1), cy + 8 + r * (MINI + 4), f, MINI)
-        cx += max(width, cell) + 8
-    cy += row_h
-    if p["unattached"]:
-        if d is not None:
-            _text(d, (x + PAD, cy + 10), "Loose faces:", 13, MUTED, bold=True)
-        fx = x + PAD + 96
-        for f in p["unattached"]:
-            fx = _face_chip(d, fx, cy + 1, f, 18) + 3
-        cy += 26
-    places = _placements(v, p) or {}
-    if places:
-        _text(d, (x + PAD, cy + 10), "Placed so far", 13, MUTED, bold=True)
-        cy += 22
-        col_w = (w - 2 * PAD - 10) // 2
-        items = [(ALL_ACTIONS[n], b) for n, b in places.items() if n in ALL_ACTIONS]
-        for i in range(0, len(items), 2):
-            pair = items[i:i + 2]
-            hs = []
-            for j, (a, b) in enumerate(pair):
-                st = _row_state(v, p, a, places)
-                hs.append(_action_row(d, x + PAD + j * (col_w + 10), cy, col_w, a, dice=dice,
-                                      accent=seat.fill, **st) - cy)
-            cy += max(hs) + 4
-    sums = _sums(v, p)
-    if sums is not None:
-        cy = _sums_row(d, x + PAD, cy + 6, w - 2 * PAD, *sums)
-    return cy + PAD
-
-
-def _roll_body(d: Draw, v: View) -> int:
-    you = v["you"]
-    me = next(p for p in v["players"] if p["seat"] == you)
-    team = [me] + [p for p in v["players"]
-                   if p["team"] == me["team"] and p["seat"] != you and not p["hidden"]]
-    dice = _die_index(v)
-    where: dict[str, str] = {}
-    for p in v["players"]:
-        for name, b in (_placements(v, p) or {}).items():
-            for die_id in b["dice"]:
-                where[die_id] = name
-    duo_teams = [t for t in v.get("duo", []) if you in t["seats"]]
-    for t in duo_teams:
-        for name, b in (_duo_placements(v, t) or {}).items():
-            for die_id in b["dice"]:
-                where[die_id] = f"{name} (Duo)"
-    w = ROLL_W - 2 * MARGIN
-    y = title_bar_height("x") + 12
-    for p in team:
-        bottom = _roll_block(None, MARGIN, y, w, v, p, dice, where, p is me)
-        if d is not None:
-            _box(d, (MARGIN, y, MARGIN + w, bottom), 14, fill=PANEL,
-                 outline=player_colour(p["seat"]).fill, width=3)
-            _roll_block(d, MARGIN, y, w, v, p, dice, where, p is me)
-        y = bottom + 12
-    for t in duo_teams:
-        y = _duo_board(d, MARGIN, y, w, v, t, dice) + 12
-    # the other side: only what the table knows
-    for p in v["players"]:
-        if p["team"] == me["team"]:
-            continue
-        words = ("locked in" if p["locked"] else "assigning") if v["stage"] == "assign" \
-            else STAGE_WORDS.get(v["stage"], v["stage"])
-        if p["announced"]:
-            words += "; announced " + ", ".join(p["announced"])
-        colour = player_colour(p["seat"])
-        if d is not None:
-            end = _pill(d, MARGIN, y + 14, _label(p), colour.fill, size=14, ink=colour.text)
-            _text(d, (end + 10, y + 14), f"{p['health']}/{p['max_health']} ♥ · {words}", 15,
-                  TEXT, bold=True, width=ROLL_W - MARGIN - end - 10)
-        y += 32
-    if d is not None:
-        _text(d, (MARGIN, y + 12), "Only your team sees this picture. `assign POW d2 d4`, "
-              "`unassign POW`, `lock` when done.", 12, MUTED, bold=True, width=w)
-    return y + 24 + MARGIN // 2
-
-
-def render_roll(view: View) -> Picture:
-    """The private Phase 1 picture for `game.view(seat)`: that seat's roll (and in 2 vs 2 their
-    ally's, which the view shows them), where each die went, placements and sums so far, the
-    Duo board and pointer; opponents only as the table sees them. Refuses the public view."""
-    you = view.get("you")
-    if you is None:
-        raise ValueError("render_roll draws a seat's own roll: pass game.view(seat), "
-                         "not the public view")
-    me = next(p for p in view["players"] if p["seat"] == you)
-    height = _roll_body(None, view)
-    img, d = new_canvas(ROLL_W, height)
-    title_bar(img, "KAPLOOM! · your roll",
-              f"{_label(me)} · round {view['round']} · "
-              + ("Phase 1, secret" if view["stage"] == "assign"
-                 else STAGE_WORDS.get(view["stage"], view["stage"]))
-              + (" · a re-roll is being drawn" if view.get("rerolling") else ""))
-    _roll_body(d, view)
-    return to_png(img, _roll_alt(view, me), f"kaploom-roll-seat{me['seat'] + 1}.png")
-
-
-def _roll_alt(v: View, me: dict[str, Any]) -> str:
-    lines = [f"KAPLOOM! round {v['round']}, your roll ({_label(me)}, "
-             f"{me['health']}/{me['max_health']} health): "
-             + ", ".join(f"{die['id']} {die['colour'] if die['kind'] == 'trait' else 'action'}"
-                         f" {FACE_NAMES.get(die['up'], '?') if die['up'] else '?'}"
-                         for die in me["dice"]) + "."]
-    for p in v["players"]:
-        places = _placements(v, p)
-        if p["seat"] != me["seat"] and p["team"] == me["team"] and places is not None:
-            lines.append(f"Ally {p['name']} rolled: " + ", ".join(
-                f"{die['id']} {die['up'] or '?'}" for die in p["dice"]) + ".")
-        if places:
-            lines.append(f"{p['name']} placed: {_place_words(places)}.")
-        sums = _sums(v, p) if places else None
-        if sums is not None:
-            lines.append(f"{p['name']} {sums[2]}: attack {formula(sums[0])}, defense "
-                         f"{formula(sums[1])}.")
-        if p["team"] != me["team"]:
-            state = (("locked in" if p["locked"] else "assigning") if v["stage"] == "assign"
-                     else STAGE_WORDS.get(v["stage"], v["stage"]))
-            lines.append(f"{_label(p)}: {state}"
-                         + (f", announced {', '.join(p['announced'])}" if p["announced"] else "")
-                         + ".")
-    for team in v.get("duo", []):
-        places = _duo_placements(v, team) if me["seat"] in team["seats"] else None
-        if places:
-            lines.append("Duo board of " + " and ".join(v["players"][s]["name"]
-                                                         for s in team["seats"]) + ": "
-                         + _place_words(places) + ".")
     return "\n".join(lines)
 
 
