@@ -621,8 +621,11 @@ def _attack_words(v: dict[str, Any], a: dict[str, Any], live: bool) -> list[str]
         target += f" + {d['bonus']} ({d['type']} defense from {d['die']})"
     if a["result"]:
         rule = "equal or more wins" if a["type"] == "ability" else "more wins"
-        sums = (f"{att} = {a['total']} against {target.strip()} = {a['against']} ({rule}): "
-                f"{'WON' if a['result'] == 'won' else 'LOST'}")
+        # "= sum" only where there is something to add up
+        if len(a["dice"]) > 1 or a["assist"]:
+            att += f" = {a['total']}"
+        target = target.strip() + (f" = {a['against']}" if a["defense"] else "")
+        sums = f"{att} against {target} ({rule}): {'WON' if a['result'] == 'won' else 'LOST'}"
     else:
         sums = f"{att} against {target.strip()}" + (
             ": waiting for the defense" if v["stage"] == "defend" else "")
