@@ -167,3 +167,16 @@ def test_dice_move_counts_are_checked_before_any_text_is_built():
     with pytest.raises(RuleError):
         TradeShowdown.dice_move([12])
     assert TradeShowdown.dice_move([10, 4], 2) == "dice d4 d10 @3"
+
+
+def test_describe_answers_any_move_in_any_position():
+    """A stale button or a typed move from another step is described, never a crash; a legal
+    move is described in words, never echoed back."""
+    moves = sorted({m for g, s in POSITIONS for m in g.legal(s)})
+    for game, seat in POSITIONS[::4]:
+        legal = set(game.legal(seat))
+        for move in moves[::7] + ["target @9", "roll 1 2", "slash 6#2"]:
+            said = game.describe(move, seat)
+            assert said.label and len(said.label) <= 80
+            if move in legal:
+                assert said.label != move and "not possible" not in said.effect

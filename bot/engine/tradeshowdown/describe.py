@@ -58,12 +58,16 @@ def describe(game: "TradeShowdown", move: str, seat: int) -> MoveText:
     except RuleError:
         return MoveText(_clip(move), "not a move of this game")
     verb = parsed[0]
-    words = {
-        "dice": _dice, "target": _target, "tag": _tag, "set": _set, "claw": _claw,
-        "intimidate": _intimidate, "combo": _combo, "undo": _undo, "done": _done,
-        "slash": _slash, "special": _special, "hold": _hold,
-    }[verb](game, seat, parsed)
-    label, effect = words
+    try:
+        label, effect = {
+            "dice": _dice, "target": _target, "tag": _tag, "set": _set, "claw": _claw,
+            "intimidate": _intimidate, "combo": _combo, "undo": _undo, "done": _done,
+            "slash": _slash, "special": _special, "hold": _hold,
+        }[verb](game, seat, parsed)
+    except (RuleError, LookupError, TypeError):
+        # Not a move of this moment (a stale button, a typed move from another step): the
+        # notation is all that can be said about it.
+        return MoveText(_clip(move), "not possible at this point of the round")
     return MoveText(_clip(label), effect)
 
 
