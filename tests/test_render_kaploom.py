@@ -19,8 +19,7 @@ from bot.engine.core import CHANCE
 from bot.engine.kaploom import Kaploom
 from bot.engine.kaploom.combat import attack
 from bot.engine.kaploom.data import ACTION_TABLE, ALL_ACTIONS, DUO_TABLE, SUPER_TABLE, SUPERS
-from rendering import (HIGHLIGHT, MARGIN, MAX_ALT_CHARS, MAX_PNG_BYTES, Picture, render_async,
-                       title_bar_height)
+from rendering import MAX_ALT_CHARS, MAX_PNG_BYTES, Picture, render_async
 from rendering.fonts import DISPLAY_WIDTH, MIN_DISPLAY_PX, displayed_px, recorded_sizes
 from rendering.kaploom import (SCREEN_W, effect_label, public_picture, render_action_board,
                                seat_picture, sum_names, sum_numbers)
