@@ -146,10 +146,6 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         if phase == "placement":
             hint = ("Place your six dice on your half behind the Wall of Unknowing in your "
                     "secret panel (`/slideslam panel` opens it here, only for you).")
-        elif phase == "first_player" and view["options"]["first_player"] == "argue":
-            hint = ("🗣️ Who goes first? The player who best defends that their dice are better! "
-                    f"Players: `/slideslam argue` (once, up to {ARGUMENT_MAX} characters). "
-                    "Everyone: vote below.")
         elif phase == "slide":
             hint = "Slide one of your dice (you must): pick below, or `/slideslam slide`."
         elif phase == "slam":
@@ -320,7 +316,9 @@ class SlideSlamCog(GameCog, group_name="slideslam",
 
     def vote_topic_text(self, row: GameRow, game: Game) -> str:
         args = row.extra.get("arguments") or {}
-        lines = ["**Who goes first?** The player who best defends that their dice are better!"]
+        lines = ["**Who goes first?** The player who best defends that their dice are better! "
+                 f"Players: `/slideslam argue` once (up to {ARGUMENT_MAX} characters); everyone "
+                 "else: vote."]
         for seat in range(2):
             said = args.get(str(seat))
             who = f"**{game.name(seat)}**"
@@ -775,8 +773,9 @@ class SlideSlamPhrases(commands.Cog):
                 return
             await self.bot.tables.play(row.id, message.author.id, move, by=message.author.id)
         except RuleError as e:
+            # addressed to who typed it, without a ping: a refusal is not a call to act
             await message.channel.send(f"{message.author.mention} ❌ {e.message}",
-                                       allowed_mentions=discord.AllowedMentions(users=True))
+                                       allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: commands.Bot) -> None:

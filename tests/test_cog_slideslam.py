@@ -1058,11 +1058,9 @@ async def test_the_other_players_placement_never_touches_my_panel(fake, world):
     assert "D (3) on a1" in panel_of(fake, world.alice).content
 
 
-@pytest.mark.xfail(strict=True, reason="bot/gamecog.py _send_private updates a panel's stored "
-                   "signature on a shallow copy of row.extra['panels'], so it is never saved "
-                   "and every later event re-edits an unchanged panel (reported to the "
-                   "integrator); this passes once that is fixed")
 async def test_an_unchanged_panel_is_never_edited(fake, world):
+    """After my own move edits my panel, other players' moves leave it alone (the stored
+    panel signature must be saved, not changed on a shared copy: bot/gamecog.py)."""
     row = await start(fake, world)
     panel = panel_of(fake, world.alice)
 
