@@ -495,3 +495,25 @@ def test_notation_page_shows_every_verb():
     text = (DOCS / "notation" / "kaploom.md").read_text()
     for verb in PHASE1_VERBS + PHASE3_VERBS + VERBS:
         assert f"`{verb}" in text, verb
+
+
+def test_a_saved_schema_1_state_loads_with_its_last_reveal():
+    """Schema 2 keeps the last reveal as one JSON string (the per-move snapshot copies a
+    string instead of re-encoding it); a game saved before loads with its reveal intact."""
+    import random as _random
+    g = Kaploom.new(2, {})
+    rng = _random.Random(2)
+    while g.combat is None:
+        actors = g.actors()
+        if actors == [CHANCE]:
+            g.apply(CHANCE, g.chance().sample(rng))
+            continue
+        seat = rng.choice(actors)
+        g.apply(seat, rng.choice(g.legal(seat)))
+    saved = g.to_json()
+    assert saved["schema"] == 2 and isinstance(saved["state"]["combat_json"], str)
+    state = dict(saved["state"])
+    state["combat"] = json.loads(state.pop("combat_json"))
+    old = Kaploom.from_json({"kind": "kaploom", "schema": 1, "state": state})
+    assert old.to_json() == saved and old.combat == g.combat
+    assert old.view(None)["combat"]["round"] == 1

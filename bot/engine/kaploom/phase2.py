@@ -79,7 +79,7 @@ def reveal(g: "Kaploom") -> list[Event]:
     events = [Event(f"Round {g.round}, Phase 2: the screens come off. " + "; ".join(lines)
                     + ".", "reveal", data={"round": g.round, "phase": 2})]
     g.order = g.turn_order()
-    g.combat = {"round": g.round,
+    snap = {"round": g.round,
                 "boards": {str(s): _snapshot(g, g.seats[s]["board"]) for s in range(g.players)},
                 "duo": [_snapshot(g, board) for board in g.duo],
                 "pointers": {str(s): g.seats[s]["pointer"] for s in range(g.players)},
@@ -97,7 +97,7 @@ def reveal(g: "Kaploom") -> list[Event]:
         entry: dict[str, Any] = {"attacker": attacker, "target": target, "attack": atk,
                                  "defense": None, "defense_left": None, "loss": 0,
                                  "health": None, "note": ""}
-        g.combat["attacks"].append(entry)
+        snap["attacks"].append(entry)
         if atk["base"] is None:
             entry["note"] = "no attack base: no attack"
             events.append(Event(f"{g.who(attacker)} has no attack base: no attack.",
@@ -132,6 +132,7 @@ def reveal(g: "Kaploom") -> list[Event]:
         else:
             events.append(Event(f"{g.who(target)} blocks it all.", "block",
                                 data={"seat": target}))
+    g.combat = snap   # stored once, whole (see Kaploom.combat)
     if g.result is None:
         events += phase3.begin(g)
     return events
