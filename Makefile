@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean balance
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,3 +28,7 @@ bench: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+# Balance and strength measured by the practice opponents (docs/balance.md); minutes, 2 cores.
+balance: $(VENV)/.installed-test
+	$(BIN)/python -m bench.balance $(BALANCE_ARGS)

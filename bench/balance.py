@@ -1,0 +1,200 @@
+"""`make balance`: what the practice opponents measure about the five games (issue #16).
+
+Per game: first-seat win rate with a 95% (Wilson) interval, draw rate, median and 90th
+percentile length, how games end (knock-out vs limits); Death by Dice's character matrix,
+KAPLOOM!'s hero/villain and super pairings, TradeShowdown by seat for 2-4 players; strength:
+normal vs random and hard vs normal, seats alternated. Games run on every core (2 here).
+
+    python -m bench.balance [--games N] [--strength N] [--hard N] [--only GAME ...] [--json]
+
+Self-play balance uses `normal` for every seat (KAPLOOM! uses `easy`: a normal KAPLOOM!
+game takes about a minute of search). Not part of `make test`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import statistics
+import sys
+import time
+
+from bot.engine import KINDS
+from bot.policies.match import GameResult, play_game, summarize
+
+SELF = {"kaploom": "easy"}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def interval(k: int, n: int) -> str:
+    if n == 0:
+        return "-"
+    lo, hi = wilson(k, n)
+    return f"{pct(k / n) if n else '-'} [{pct(lo)}, {pct(hi)}]"
+
+
+def _job(args) -> GameResult:
+    kind, levels, seed, options = args
+    return play_game(kind, levels, seed, options, timed=True)
+
+
+def run(pool, jobs) -> list[GameResult]:
+    return pool.map(_job, jobs, chunksize=1)
+
+
+def self_play(pool, kind: str, games: int, players: int = 2, options: dict | None = None,
+              seed: int = 7) -> dict:
+    lv = SELF.get(kind, "normal")
+    res = run(pool, [(kind, [lv] * players, seed * 7919 + i, options) for i in range(games)])
+    decisive = [r for r in res if r.winners]
+    first = sum(1 for r in decisive if r.winners == (0,) or 0 in r.winners)
+    by_seat = [sum(1 for r in decisive if s in r.winners) for s in range(players)]
+    lengths = sorted(r.moves for r in res)
+    endings: dict[str, int] = {}
+    for r in res:
+        endings[r.ending] = endings.get(r.ending, 0) + 1
+    return {"game": kind, "players": players, "options": options or {}, "policy": lv,
+            "games": games, "decisive": len(decisive), "first_wins": first,
+            "by_seat": by_seat, "draws": games - len(decisive),
+            "median": statistics.median(lengths),
+            "p90": lengths[min(len(lengths) - 1, int(0.9 * len(lengths)))],
+            "endings": endings}
+
+
+SUPER_PAIRINGS = ("none,Victor Kane", "none,Spoiler Alert!", "Timeout!,none",
+                  "Timeout!,Victor Kane", "Tough Nut,none", "Tough Nut,Spoiler Alert!")
+
+
+def characters(pool, per: int) -> dict:
+    """Death by Dice: each character against each other one, `per` games a pair with seats
+    alternated; a character's row is its win rate over all its games."""
+    from bot.engine.deathbydice.data import ROSTER_NAMES
+    names = list(ROSTER_NAMES)
+    jobs, meta = [], []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for g in range(per):
+                pair = (a, b) if g % 2 == 0 else (b, a)
+                jobs.append(("deathbydice", ["normal", "normal"], 31 * len(jobs) + 5,
+                             {"characters": ",".join(pair)}))
+                meta.append(pair)
+    res = run(pool, jobs)
+    won = {n: 0 for n in names}
+    played = {n: 0 for n in names}
+    for pair, r in zip(meta, res):
+        for s, n in enumerate(pair):
+            played[n] += 1
+            if r.winners == (s,):
+                won[n] += 1
+    return {n: [won[n], played[n]] for n in names}
+
+
+def strength(pool, kind: str, a: str, b: str, games: int, seed: int = 11) -> dict:
+    jobs = [(kind, [a, b] if i % 2 == 0 else [b, a], seed * 7919 + i, None)
+            for i in range(games)]
+    res = run(pool, jobs) if jobs else []
+    m = summarize(kind, a, b, res)
+    think = {k: statistics.median(v) for k, v in m.think.items() if v}
+    return {"game": kind, "a": a, "b": b, "games": games, "wins": m.wins, "draws": m.draws,
+            "think_median_s": think}
+
+
+def print_self(r: dict) -> None:
+    n, d = r["games"], r["decisive"]
+    ends = ", ".join(f"{k} {pct(v / n)}" for k, v in sorted(r["endings"].items()))
+    opts = " ".join(f"{k}={v}" for k, v in r["options"].items())
+    seats = " / ".join(interval(k, d) for k in r["by_seat"]) if r["players"] > 2 else \
+        interval(r["first_wins"], d)
+    print(f"| {r['game']} {r['players']}p {opts} | {n} | {seats} | {pct(r['draws'] / n)} | "
+          f"{r['median']} | {r['p90']} | {ends} |")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.balance")
+    ap.add_argument("--games", type=int, default=100, help="self-play games per line")
+    ap.add_argument("--strength", type=int, default=40, help="normal vs random games")
+    ap.add_argument("--hard", type=int, default=20, help="hard vs normal games")
+    ap.add_argument("--only", nargs="*", default=list(KINDS))
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--report", metavar="FILE", help="print the tables of a --json run")
+    args = ap.parse_args(argv)
+    if args.report:
+        with open(args.report) as f:
+            report(json.load(f))
+        return 0
+    t0 = time.time()
+    out: dict = {"self": [], "strength": []}
+    with mp.get_context("fork").Pool(2) as pool:
+        for kind in args.only:
+            n = args.games if kind != "kaploom" else max(2, args.games // 10)
+            out["self"].append(self_play(pool, kind, n))
+            if kind == "tradeshowdown":
+                for p in (3, 4):
+                    out["self"].append(self_play(pool, kind, n, players=p))
+            if kind == "deathbydice":
+                out["characters"] = characters(pool, max(4, n // 4))
+            if kind == "kaploom":
+                out["supers"] = [self_play(pool, kind, max(2, n), options={"supers": s})
+                                 for s in SUPER_PAIRINGS]
+            if kind == "slideslam":
+                out["self"].append(self_play(pool, kind, n, options={"stun": True}))
+        for kind in args.only:
+            k = args.strength if kind != "kaploom" else max(2, args.strength // 10)
+            out["strength"].append(strength(pool, kind, "normal", "random", k))
+            # KAPLOOM! hard takes seconds a decision over hundreds of decisions: not measured
+            h = args.hard if kind != "kaploom" else 0
+            out["strength"].append(strength(pool, kind, "hard", "normal", h))
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    report(out)
+    print(f"\n({time.time() - t0:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def report(out: dict) -> None:
+    """The tables of docs/balance.md (also from a saved --json run: `--report FILE`)."""
+    print("| game | games | first seat wins (decisive, 95% CI) | draws | median moves | "
+          "p90 moves | endings |")
+    print("|---|---|---|---|---|---|---|")
+    for r in out["self"]:
+        print_self(r)
+    print()
+    print("| game | pairing | games | wins (95% CI) | draws | median decision time |")
+    print("|---|---|---|---|---|---|")
+    for r in out["strength"]:
+        if not r["games"]:
+            continue
+        a, b, n = r["a"], r["b"], r["games"]
+        t = ", ".join(f"{k} {1000 * v:.0f} ms" for k, v in r["think_median_s"].items())
+        print(f"| {r['game']} | {a} vs {b} | {n} | {a} {interval(r['wins'][a], n)} | "
+              f"{r['draws']} | {t} |")
+    if "characters" in out:
+        print("\n| Death by Dice character | games | wins (95% CI) |\n|---|---|---|")
+        for n, (w, g) in out["characters"].items():
+            print(f"| {n} | {g} | {interval(w, g)} |")
+    if "supers" in out:
+        print("\n| KAPLOOM! supers (hero,villain) | games | hero wins (decisive, 95% CI) | "
+              "draws |\n|---|---|---|---|")
+        for r in out["supers"]:
+            d = r["decisive"]
+            print(f"| {r['options']['supers']} | {r['games']} | {interval(r['first_wins'], d)}"
+                  f" | {r['draws']} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
