@@ -29,13 +29,12 @@ PRACTICE_KEY = "practice"   # row.extra[PRACTICE_KEY] = the level of the bot sea
 
 
 def decide(kind: str, players: int, options: dict, names: list[str],
-           record: list[tuple[Any, str]], seat: int, level: str, salt: str) -> str:
-    """The bot seat's move, from the record as that seat saw it (hidden moves masked by
-    `seen_from_record`) and its view. Pure and picklable: runs in a thread or a process."""
+           record: list[tuple[Any, str]], seat: int, level: str, salt: str,
+           view: dict, legal: list[str]) -> str:
+    """The bot seat's move, from its view and legal moves and the record as that seat saw it
+    (hidden moves masked by `seen_from_record`). Pure and picklable: runs in a thread or a
+    process. The policy's rng never comes from the table's seed (which decides rolls)."""
     seen = seen_from_record(kind, players, options, names, record, seat)
-    game = seen.determinize(random.Random(salt))  # the seat's own view is the same in any
-    view, legal = game.view(seat), game.legal(seat)
-    # The policy's rng never comes from the table's seed: the seed decides future rolls.
     return make(level, seen).choose(view, legal, random.Random(salt))
 
 
@@ -86,7 +85,7 @@ class PracticeDriver:
                 return
             record = [(_actor(a), m) for a, m in await self.tables.store.entries(game_id)]
             args = (row.kind, game.players, dict(row.options), list(game.names), record, seat,
-                    level, f"{game_id}:{len(record)}:{seat}")
+                    level, f"{game_id}:{len(record)}:{seat}", game.view(seat), game.legal(seat))
             loop = asyncio.get_running_loop()
             if self.executor is not None:
                 move = await loop.run_in_executor(self.executor, decide, *args)

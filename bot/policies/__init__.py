@@ -142,14 +142,15 @@ class NormalPolicy:
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         legal = playable(legal)
-        if len(legal) == 1:
-            return legal[0]
+        if len(legal) <= 1:
+            return legal[0] if legal else "pass"
         vals = self.values(legal, rng)
         if not vals:
             return rng.choice(legal)
         top = max(vals.values())
         # ties (nothing changes yet, as in a secret step) are broken by the seeded rng
-        return rng.choice(sorted(m for m, v in vals.items() if v >= top - 1e-9))
+        best = sorted(m for m, v in vals.items() if v >= top - 1e-9)
+        return rng.choice(best or sorted(vals))
 
 
 class EasyPolicy(NormalPolicy):
