@@ -8,13 +8,14 @@ own view only ever goes to that seat (DM, or an ephemeral reply).
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Awaitable, Callable, ClassVar
 
 import discord
 from discord import app_commands
@@ -93,6 +94,23 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+RETRIES = 3
+
+
+async def retrying(call: Callable[[], Awaitable[Any]], attempts: int = RETRIES) -> Any:
+    """`call()`, tried again when Discord had a passing fault (a 5xx, or a rate limit
+    discord.py gave up on): a board or panel that failed once is posted on the next try rather
+    than left stale. Refusals (403, 404, 400) are not retried: they would only fail again.
+    `call` builds its request anew each time (a sent attachment cannot be sent twice)."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except discord.HTTPException as e:
+            if attempt == attempts - 1 or not (e.status >= 500 or e.status == 429):
+                raise
+            await asyncio.sleep(0.05 * (attempt + 1))
 
 
 def guide_lines(kind: str) -> tuple[str, str]:
@@ -423,13 +441,15 @@ class GameCog(commands.GroupCog):
         if not same_turn or turn.get("view_sig") != view_sig:
             panel.picture = await self.picture(row, game, None)
         if same_turn:
-            kw = panel.send_kwargs()  # no picture: the board on the message is still right
-            kw.setdefault("view", None)
-            if "file" in kw:
-                kw["attachments"] = [kw.pop("file")]
+            def edit_kwargs() -> dict[str, Any]:
+                kw = panel.send_kwargs()  # no picture: the board on the message still holds
+                kw.setdefault("view", None)
+                if "file" in kw:
+                    kw["attachments"] = [kw.pop("file")]
+                return kw
             try:
-                await channel.get_partial_message(old_id).edit(
-                    allowed_mentions=discord.AllowedMentions.none(), **kw)
+                await retrying(lambda: channel.get_partial_message(old_id).edit(
+                    allowed_mentions=discord.AllowedMentions.none(), **edit_kwargs()))
                 msg_id = old_id
             except discord.NotFound:
                 same_turn = False  # deleted by someone: post it again below
@@ -440,9 +460,10 @@ class GameCog(commands.GroupCog):
                 panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "
                                      + panel.content)
             for chunk in before:  # a long reveal: its start goes first, the board comes last
-                await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
-            msg = await channel.send(allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=pinged), **panel.send_kwargs())
+                await retrying(lambda: channel.send(
+                    chunk, allowed_mentions=discord.AllowedMentions.none()))
+            msg = await retrying(lambda: channel.send(allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=pinged), **panel.send_kwargs()))
             msg_id = msg.id
             if old_id and old_id != msg_id:
                 try:  # stale buttons would only be refused; removing them avoids the confusion
@@ -474,9 +495,15 @@ class GameCog(commands.GroupCog):
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
         """DM a player; None when their DMs are closed (they get the ephemeral panel instead).
         Other failures raise discord.HTTPException."""
-        channel = await self._dm_channel(user_id)
+        channel = await retrying(lambda: self._dm_channel(user_id))
+        files = [kwargs.pop("file")] if "file" in kwargs else []
+
+        def send():
+            for f in files:
+                f.reset()
+            return channel.send(**kwargs, **({"file": files[0]} if files else {}))
         try:
-            return await channel.send(**kwargs)
+            return await retrying(send)
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
                 return None
@@ -498,7 +525,9 @@ class GameCog(commands.GroupCog):
                 private.setdefault(seat, []).append(e.text)
         needs_panel = {s for s in game.actors() if s != CHANCE and self.is_secret(game, s)}
         closed = set(row.extra.get("dm_closed", []))
-        panels = dict(row.extra.get("panels", {}))
+        # A copy of each seat's record too: changed in place, it would equal the stored one
+        # and never be saved.
+        panels = {k: dict(v) for k, v in row.extra.get("panels", {}).items()}
         phase = self.panel_phase(game)
         for seat in sorted(set(private) | needs_panel):
             try:
@@ -567,10 +596,10 @@ class GameCog(commands.GroupCog):
         why = ("I couldn't deliver your direct message just now" if failed else
                "I can't send you direct messages")
         try:
-            await channel.send(
+            await retrying(lambda: channel.send(
                 f"{mention(uid)}, {why}, so your secret panel is here (only you will see it):",
                 view=view_of(PanelButton(row.id)),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(uid)]))
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(uid)])))
         except discord.HTTPException:
             log.warning("game %s: could not offer seat %s its panel", row.id, seat + 1)
 
@@ -593,13 +622,16 @@ class GameCog(commands.GroupCog):
         channel = self.bot.get_channel(last["channel"])
         if channel is None:
             channel = self.bot.get_partial_messageable(last["channel"])
-        kw: dict[str, Any] = {"view": None}
-        if panel is not None:
+        def edit_kwargs() -> dict[str, Any]:
+            if panel is None:
+                return {"view": None}
             kw = panel.send_kwargs()
             kw.setdefault("view", None)
             kw["attachments"] = [kw.pop("file")] if "file" in kw else []
+            return kw
         try:
-            await channel.get_partial_message(last["message"]).edit(**kw)
+            await retrying(lambda: channel.get_partial_message(last["message"]).edit(
+                **edit_kwargs()))
         except discord.HTTPException:
             return False
         return True
@@ -627,10 +659,10 @@ class GameCog(commands.GroupCog):
     async def _post_vote(self, row: GameRow, game: Game, channel) -> None:
         if row.extra.get("vote_posted") == row.version:
             return
-        msg = await channel.send(
+        msg = await retrying(lambda: channel.send(
             f"🗳️ {self.vote_topic_text(row, game)} Vote below; voting closes "
             f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for themselves; a tie "
-            "is settled by a die.", view=view_of(*self.vote_buttons(row, game)))
+            "is settled by a die.", view=view_of(*self.vote_buttons(row, game))))
         row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version,
                                                       vote_message=msg.id)
 

@@ -274,7 +274,7 @@ class MoveModal(discord.ui.Modal, title="Your move"):
 
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"ch:(?P<cid>\d+):(?P<action>accept|decline|cancel|join|leave|start)"):
+                      template=r"ch:(?P<cid>[0-9]{1,18}):(?P<action>accept|decline|cancel|join|leave|start)"):
     """Answers to a challenge or an open table."""
 
     STYLES = {"accept": discord.ButtonStyle.success, "join": discord.ButtonStyle.success,
@@ -297,7 +297,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"rl:(?P<kind>\w+):(?P<page>\d+):(?P<dir>prev|next)"):
+                      template=r"rl:(?P<kind>[a-z]{1,20}):(?P<page>[0-9]{1,3}):(?P<dir>prev|next)"):
     """Paging through a game's rules (ephemeral, so each reader pages alone)."""
 
     def __init__(self, kind: str, page: int, direction: str, disabled: bool = False):

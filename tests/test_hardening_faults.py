@@ -149,8 +149,8 @@ async def test_without_faults_every_player_is_current(fake, world):
     assert counts["stale_boards"] == 0 and counts["stale_panels"] == 0, counts
 
 
-@pytest.mark.xfail(reason="the publish path does not yet repair a board or panel whose post "
-                          "failed (#11.11: retry idempotently or repair on the next event)",
+@pytest.mark.xfail(reason="publish retries 5xx and posts anew on the next event, but a board "
+                          "whose edit failed with 403/404 stays stale until the turn passes",
                    strict=False)
 @pytest.mark.parametrize("kind,seed", [("deathbydice", 1), ("slideslam", 2)])
 async def test_fifteen_percent_faults_leave_every_player_current(fake, world, kind, seed):
