@@ -147,16 +147,10 @@ class GameCog(commands.GroupCog):
     async def cog_load(self) -> None:
         self.bot.tables.listeners[self.KIND] = self
         self.bot.game_cogs[self.KIND] = self
-        if self.DYNAMIC_ITEMS:  # TODO(#10): goes once every game uses GameItem tags
-            self.bot.add_dynamic_items(*self.DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
         self.bot.tables.listeners.pop(self.KIND, None)
         self.bot.game_cogs.pop(self.KIND, None)
-        if self.DYNAMIC_ITEMS:
-            self.bot.remove_dynamic_items(*self.DYNAMIC_ITEMS)
-
-    DYNAMIC_ITEMS: ClassVar[tuple[type[discord.ui.DynamicItem], ...]] = ()
 
     def component_handlers(self) -> dict[str, Any]:
         """This game's own component tags and their handlers (bound methods)."""
