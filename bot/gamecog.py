@@ -227,8 +227,10 @@ class GameCog(commands.GroupCog):
                      if seat in game.actors() else [])
 
     def vote_choices(self, row: GameRow, game: Game, chance: Chance) -> list[tuple[str, str]]:
-        """(token, label) of a crowd vote that settles a chance draw."""
-        return [(tok, f"Player {tok}") for tok in dict.fromkeys(chance.draws[0].options)]
+        """(token, label) of a crowd vote that settles a chance draw: a seat token ("1", "2")
+        is shown as that player's name, any other token as it is."""
+        return [(tok, game.name(int(tok) - 1) if tok.isdigit() and 0 < int(tok) <= game.players
+                 else tok) for tok in dict.fromkeys(chance.draws[0].options)]
 
     def wants_vote(self, row: GameRow, game: Game, chance: Chance) -> bool:
         return False
@@ -252,7 +254,7 @@ class GameCog(commands.GroupCog):
                                             value=m) for m in moves[:25] if len(m) <= 100]
             more = "" if len(moves) <= 25 else f" (first 25 of {len(moves)}; type the others)"
             items = [MoveSelect(row.id, version, options,
-                                f"Player {seat + 1}: choose a move{more}")]
+                                f"{game.name(seat)}: choose a move{more}"[:150])]
         items.append(TypeMoveButton(row.id))
         return items
 
