@@ -37,6 +37,11 @@ class TableCount:
     http_requests: int
     seat_codes_shown: int
     seat_code_examples: list[str]
+    # pings to someone who need not act now; DMs to a seat whose options and private facts
+    # did not change (and who got no note): both should be 0
+    stray_pings: int = 0
+    stray_dms: int = 0
+    stray_examples: list[str] | None = None
 
     def per_turn(self) -> dict[str, Any]:
         t = max(self.turns, 1)
@@ -92,6 +97,18 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 200
     turns, moves, last_turn = 0, 0, None
     now = bot.tables.clock()
     bot.tables.clock = lambda: now
+    cog = bot.game_cogs[kind]
+    dm_seat = {fake.dm_channel(u).id: s for s, u in enumerate((world.alice, world.bob))}
+    stray: list[str] = []
+    stray_pings = stray_dms = 0
+
+    def private(game) -> dict[int, Any]:
+        """Per seat: what its panel may show and offer (the cog's own signature of that seat's
+        view, its legal moves while it must act)."""
+        acting = set(game.actors())
+        return {s: (cog.view_signature(game, s), tuple(game.legal(s)) if s in acting else None)
+                for s in range(game.players)}
+
     for _ in range(max_moves):
         row, game = await bot.tables.load(row.id)
         if row.status != "active":
@@ -100,18 +117,39 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 200
         turn = (tuple(actors), getattr(game, "current_phase", lambda: "")())
         if turn != last_turn:
             turns, last_turn = turns + 1, turn
+        before, step = private(game), len(fake.requests)
+        notes: set[int] = set()
         if not actors:  # a crowd vote (or a window only the clock closes)
             now = max(now, (row.deadline or now)) + 1
             await bot.tables.tick(row.id)
             await fake.settle()
-            continue
-        seat = rng.choice(actors)
-        move = rng.choice(game.legal(seat))
-        await bot.tables.play(row.id, row.players[seat], move, by=row.players[seat])
-        await fake.settle()
-        moves += 1
+        else:
+            seat = rng.choice(actors)
+            move = rng.choice(game.legal(seat))
+            played = await bot.tables.play(row.id, row.players[seat], move,
+                                           by=row.players[seat])
+            notes = {s for e in played.events for s in (e.to or ())}
+            await fake.settle()
+            moves += 1
+        row, game = await bot.tables.load(row.id)
+        after = private(game)
+        acting = {row.players[a] for a in game.actors() if a != CHANCE}
+        for req in fake.requests[step:]:
+            channel = req.args.get("channel_id")
+            if (req.method == "POST" and channel == row.thread_id
+                    and req.route.endswith("/messages")):
+                for user in _pinged(req.body) - acting:
+                    stray_pings += 1
+                    stray.append(f"ping to {user} who need not act: "
+                                 f"{(req.body.get('content') or '')[:80]!r}")
+            s = dm_seat.get(channel)
+            if (s is not None and req.method in ("POST", "PATCH") and row.status == "active"
+                    and before[s] == after[s] and s not in notes):
+                stray_dms += 1
+                stray.append(f"DM {req.method} to seat {s + 1} with nothing new: "
+                             f"{(req.body.get('content') or '')[:80]!r}")
     threads = {row.thread_id}
-    dms = {fake.dm_channel(u).id for u in (world.alice, world.bob)}
+    dms = set(dm_seat)
     thread_messages = pings = dm_messages = pngs = 0
     shown: list[str] = []
     new = fake.requests[mark:]
@@ -128,7 +166,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 200
             for hit in SEAT_CODE.findall(INLINE_CODE.sub("", text)):
                 shown.append(f"{hit!r} in {text[:80]!r}")
     return TableCount(kind, turns, moves, thread_messages, pings, dm_messages, pngs, len(new),
-                      len(shown), shown[:5])
+                      len(shown), shown[:5], stray_pings, stray_dms, stray[:5])
 
 
 def as_json(count: TableCount) -> dict[str, Any]:
