@@ -120,6 +120,15 @@ class NormalPolicy:
         for k, v in getattr(_module(seen.kind), self.name.upper(), {}).items():
             setattr(self, k, v)
 
+    def plan(self, legal: list[str], rng: random.Random) -> str | None:
+        """The game's own plan for this step (`decide` in its policy module), worked out on a
+        game rebuilt from the seat's record; None where the game has none."""
+        decide = getattr(_module(self.seen.kind), "decide", None)
+        if decide is None:
+            return None
+        move = decide(self.seen.determinize(rng), self.seen.seat, legal, rng)
+        return move if move in legal else None
+
     def values(self, legal: list[str], rng: random.Random) -> dict[str, float]:
         base = self.seen.determinize(rng)
         legal = playable(legal)
@@ -144,6 +153,9 @@ class NormalPolicy:
         legal = playable(legal)
         if len(legal) <= 1:
             return legal[0] if legal else "pass"
+        planned = self.plan(legal, rng)
+        if planned is not None:
+            return planned
         vals = self.values(legal, rng)
         if not vals:
             return rng.choice(legal)
