@@ -1,11 +1,29 @@
-"""Death by Dice for the practice opponents: how a position looks to a seat."""
+"""Death by Dice for the practice opponents: how a position looks to a seat, and the `normal`
+player's choices worked out exactly.
+
+Every die is fair and every standing value is public once the set-up is revealed, so an attack
+can be valued exactly instead of by one sampled roll: the chance it wins against the target
+(and against each defense the defender may declare: the defender picks the one that hurts us
+most), what our attacking dice will show afterwards (they keep their roll), what a Complex
+Attack's doubles and losses discard, and the assisting dice that re-roll. The unit is points of
+standing total (what decides a combat) plus `DIE` for every die still standing (a die is also
+attacks and defenses to come).
+"""
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import product
 from typing import Any
+
+from bot.engine.deathbydice import board as B
+from bot.engine.deathbydice import notation as N
+from bot.engine.deathbydice.data import BOOST, CHEAP_SHOT_BOOST
 
 NORMAL = {"samples": 2, "plies": 6}
 EASY = {"samples": 1}
-HARD = {"budget": 80}
+HARD = {"budget": 48, "width": 5, "plies": 60}
+
+DIE = 2.0  # a standing die beyond its value: attacks and defenses it still makes possible
 
 
 def _side_of(view: dict[str, Any], seat: int) -> int | None:
@@ -23,13 +41,13 @@ def _standing(view: dict[str, Any], side: int) -> float:
             continue
         for c in f.get("board") or []:
             if c.get("state") == "standing" and c.get("value") is not None:
-                total += 1.0 + float(c["value"])
+                total += DIE + float(c["value"])
     return total
 
 
 def evaluate(view: dict[str, Any], seat: int) -> float:
-    """Combats won weigh most; inside a combat, the standing dice (a combat is lost when
-    they are gone, and judged on their total at the turn limit)."""
+    """Combats won weigh most; inside a combat, the standing dice (a combat is won on their
+    total)."""
     mine = _side_of(view, seat)
     if mine is None:
         return 0.0
@@ -51,7 +69,239 @@ def evaluate_state(g: Any, seat: int) -> float:
         for fi in side["fighters"]:
             for v in (g.fighters[fi]["values"] or {}).values():
                 if v is not None:
-                    standing += 1.0 + float(v)
+                    standing += DIE + float(v)
         v = 60.0 * g.score[i] + standing
         value += v if i == mine else -v / max(1, n - 1)
     return value
+
+
+# --- an attack, valued exactly ------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _roll_table(sizes: tuple[int, ...], current: tuple[int, ...], complex_: bool
+                ) -> tuple[tuple[int, float, float, float], ...]:
+    """For attacking dice of `sizes` now showing `current`: per roll total, (total, chance,
+    our expected change if the attack wins, if it loses) — the dice keep what they roll, and a
+    Complex Attack discards its doubles (and one die more when lost), the cheapest ones."""
+    acc: dict[int, list[float]] = {}
+    n = 1
+    for s in sizes:
+        n *= s
+    for rolls in product(*(range(1, s + 1) for s in sizes)):
+        tot = sum(rolls)
+        gain = float(sum(rolls) - sum(current))
+        won_gain, lost_gain = gain, gain
+        if complex_:
+            won_gain -= _discard_loss(rolls, False)
+            lost_gain -= _discard_loss(rolls, True)
+        row = acc.setdefault(tot, [0.0, 0.0, 0.0])
+        row[0] += 1.0 / n
+        row[1] += won_gain / n
+        row[2] += lost_gain / n
+    return tuple((t, r[0], r[1], r[2]) for t, r in sorted(acc.items()))
+
+
+def _discard_loss(rolls: tuple[int, ...], lost: bool) -> float:
+    """What a Complex Attack's discards cost at best (value shown plus the die itself)."""
+    idx = range(len(rolls))
+    pairs = [(i, j) for i in idx for j in idx if i < j and rolls[i] == rolls[j]]
+    best = None
+    for i, j in pairs:
+        others = [k for k in idx if k not in (i, j)]
+        cost = rolls[i] + rolls[j] + 2 * DIE
+        if lost and others:
+            cost += min(rolls[k] for k in others) + DIE
+        best = cost if best is None else min(best, cost)
+    if best is None:
+        best = (min(rolls) + DIE) if lost else 0.0
+    return float(best)
+
+
+def _reroll_change(size: int, value: int) -> float:
+    return (size + 1) / 2.0 - value
+
+
+def attack_value(g: Any, fi: int, kind: str, dice: list[str], assist: str | None, bonus: int,
+                 target: int, ability: str, defense: tuple[str, str] | None) -> float:
+    """Our expected gain minus the target's, for one attack against one defense."""
+    f, tf = g.fighters[fi], g.fighters[target]
+    t = tf["values"][ability]
+    against = t
+    theirs = 0.0
+    if defense is not None:
+        dk, dd = defense
+        against += BOOST if dk == "boosted" else tf["values"][dd]
+        theirs += _reroll_change(tf["dice"][dd], tf["values"][dd])
+    table = _roll_table(tuple(f["dice"][d] for d in dice),
+                        tuple(f["values"][d] for d in dice), kind == "complex")
+    skull = g.special_ready(target, "thick-skull")
+    hit = (_reroll_change(tf["dice"][ability], t) if skull else -(t + DIE))
+    mine = 0.0
+    for tot, p, won_gain, lost_gain in table:
+        total = tot + bonus
+        won = total >= against if kind == "ability" else total > against
+        if won:
+            mine += won_gain
+            theirs += p * hit
+        else:
+            mine += lost_gain
+    if assist is not None:
+        mine += _reroll_change(f["dice"][assist], f["values"][assist])
+    return mine - theirs
+
+
+def _defenses(g: Any, target: int, ability: str) -> list[tuple[str, str] | None]:
+    tf = g.fighters[target]
+    out: list[tuple[str, str] | None] = [None]
+    out += [("boosted", d) for d in B.neighbours(tf, ability)]
+    out += [("linked", d) for d in B.linked(tf, ability)]
+    return out
+
+
+def attack_against_best_defense(g: Any, fi: int, kind: str, dice: list[str],
+                                assist: str | None, bonus: int, target: int, ability: str,
+                                misdirect: bool = True) -> float:
+    """The attack's value when the defender answers as well as it can (Misdirection too)."""
+    vals = [attack_value(g, fi, kind, dice, assist, bonus, target, ability, d)
+            for d in _defenses(g, target, ability)]
+    tf = g.fighters[target]
+    if misdirect and g.special_ready(target, "misdirection"):
+        size = tf["dice"][ability]
+        for d in B.standing(tf):
+            if d != ability and tf["dice"][d] == size:
+                vals.append(attack_against_best_defense(g, fi, kind, dice, assist, bonus,
+                                                        target, d, misdirect=False))
+    return min(vals)
+
+
+def _parse_attack(g: Any, move: str, bonus_boosted: int) -> tuple | None:
+    try:
+        p = N.parse(move, g.players)
+    except Exception:
+        return None
+    if p["verb"] != "attack":
+        return None
+    kind, dice = p["type"], list(p["dice"])
+    target = g.resolve_ref(p["ref"], "target")
+    assist = dice[1] if kind == "boosted" else None
+    attacking = [dice[0]] if kind == "boosted" else dice
+    bonus = bonus_boosted if kind == "boosted" else 0
+    return kind, attacking, assist, bonus, target, p["ability"]
+
+
+def _best_attack(g: Any, fi: int, legal: list[str], bonus_boosted: int
+                 ) -> tuple[str | None, float]:
+    best, best_v = None, -1e18
+    for m in legal:
+        a = _parse_attack(g, m, bonus_boosted)
+        if a is None:
+            continue
+        kind, dice, assist, bonus, target, ability = a
+        v = attack_against_best_defense(g, fi, kind, dice, assist, bonus, target, ability)
+        if v > best_v + 1e-9:
+            best, best_v = m, v
+    return best, best_v
+
+
+# --- the normal player's choices ------------------------------------------------------------------
+
+def decide(g: Any, seat: int, legal: list[str], rng) -> str | None:
+    st = g.stage
+    if st == "declare":
+        fi = g.active
+        bonus = CHEAP_SHOT_BOOST if g.armed == "cheap-shot" else BOOST
+        best, best_v = _best_attack(g, fi, legal, bonus)
+        if "special cheap-shot" in legal:
+            # Cheap Shot is once a combat: worth it when +4 turns a boosted attack into the
+            # best attack by a clear margin.
+            cheap = _cheap_shot_value(g, fi)
+            if cheap > best_v + 1.0:
+                return "special cheap-shot"
+        return best
+    if st == "defend":
+        a = g.attack
+        best, best_v = None, 1e18
+        for m in legal:
+            if m.startswith("defend"):
+                p = N.parse(m, g.players)
+                d = None if p["type"] == "none" else (p["type"], p["die"])
+                v = attack_value(g, a["attacker"], a["type"], a["dice"], a["assist"], a["bonus"],
+                                 a["target"], a["ability"], d)
+            elif m.startswith("special misdirection"):
+                new = m.split()[-1]
+                v = min(attack_value(g, a["attacker"], a["type"], a["dice"], a["assist"],
+                                     a["bonus"], a["target"], new, d)
+                        for d in _defenses(g, a["target"], new))
+            else:
+                continue
+            if v < best_v - 1e-9:
+                best, best_v = m, v
+        return best
+    if st == "thick_skull":
+        return "special thick-skull" if "special thick-skull" in legal else None
+    if st == "loaded":
+        return _loaded(g, legal)
+    if st == "discard":
+        fi = g.attack["attacker"]
+        vals = g.fighters[fi]["values"]
+        best, best_v = None, 1e18
+        for m in legal:
+            p = N.parse(m, g.players)
+            v = sum(vals[d] + DIE for d in p["dice"])
+            if v < best_v:
+                best, best_v = m, v
+        return best
+    if st == "rampage":
+        fi = g.active
+        f = g.fighters[fi]
+        gain = -1e18
+        for a in B.standing(f):
+            for o in g.opponents(fi):
+                if B.is_standing(g.fighters[o], a):
+                    gain = max(gain, attack_against_best_defense(g, fi, "ability", [a], None, 0,
+                                                                 o, a))
+        if gain > 0 and "special rampage" in legal:
+            return "special rampage"
+        return "pass"
+    return None
+
+
+def _cheap_shot_value(g: Any, fi: int) -> float:
+    f = g.fighters[fi]
+    best = -1e18
+    for a, b in B.boosted_pairs(f):
+        for o in g.opponents(fi):
+            for ab in B.standing(g.fighters[o]):
+                best = max(best, attack_against_best_defense(g, fi, "boosted", [a], b,
+                                                             CHEAP_SHOT_BOOST, o, ab))
+    return best
+
+
+def _loaded(g: Any, legal: list[str]) -> str:
+    """Loaded Dice: re-roll the attacking die that most raises the chance to win, if the
+    attack is not won already."""
+    a = g.attack
+    tf = g.fighters[a["target"]]
+    against = tf["values"][a["ability"]]
+    if a["defense"] is not None:
+        d = a["defense"]
+        against += BOOST if d["type"] == "boosted" else tf["values"][d["die"]]
+    rolls = a["rolls"]
+    total = sum(rolls.values()) + a["bonus"]
+
+    def wins(x: int) -> bool:
+        return x >= against if a["type"] == "ability" else x > against
+
+    if wins(total):
+        return "pass"
+    f = g.fighters[a["attacker"]]
+    best, best_p = "pass", 0.0
+    for m in legal:
+        if not m.startswith("special loaded-dice"):
+            continue
+        d = m.split()[-1]
+        size = f["dice"][d]
+        p = sum(1 for r in range(1, size + 1) if wins(total - rolls[d] + r)) / size
+        if p > best_p + 1e-9:
+            best, best_p = m, p
+    return best

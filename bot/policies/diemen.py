@@ -206,7 +206,6 @@ def _plan_move(g: Any, seat: int, legal: list[str]) -> str:
 
 def _plan_flick(g: Any, seat: int, legal: list[str]) -> str | None:
     me = g.side(seat)
-    e = 1 - seat
     best, best_v = None, -1e18
     for m in legal:
         verb, _, arg = m.partition(" ")
@@ -219,7 +218,6 @@ def _plan_flick(g: Any, seat: int, legal: list[str]) -> str | None:
             continue
         if v > best_v + 1e-9:
             best, best_v = m, v
-    del e
     return best
 
 
