@@ -344,7 +344,9 @@ class GameCog(commands.GroupCog):
         row, game = played.row, played.game
         channel = await self.channel_of(row)
         public = [e for e in played.events if e.to is None]
-        lines = [e.text for e in public]
+        # The end is told once, by the status line ("🏆 Bob wins — …"), not again by the
+        # engine's own "Winner: …" event.
+        lines = [e.text for e in public if e.kind != "game_over"]
         if played.cause == "timeout":
             lines.insert(0, "⏰ Time ran out.")
         if played.cause == "start":

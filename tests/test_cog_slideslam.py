@@ -1074,3 +1074,24 @@ async def test_an_unchanged_panel_is_never_edited(fake, world):
     await typed(fake, row, world.bob, "place b8=5")
     await typed(fake, row, world.bob, "place c8=4")
     assert len(touches()) == edits
+
+
+async def test_both_players_timing_out_in_placement_ends_with_no_winner(fake, world):
+    """Issue #12: when both players let the placement clock run out, the thread said
+    "Winner: player 2 (player 1 resigned)". Now it says both ran out of time, nobody wins, and
+    both secret panels are retired saying so."""
+    row = await start(fake, world)
+    assert {p for p in fake.dms_to(world.alice) + fake.dms_to(world.bob) if p.custom_ids}
+    row = await fake.bot.store.get_game(row.id)
+    await fake.bot.tables.expire(row.id, row.version)
+    await fake.settle()
+    row = await fake.bot.store.get_game(row.id)
+    assert row.status == "finished"
+    text = thread_text(fake, row)
+    assert "resigned" not in text and "Winner" not in text
+    assert "Draw** — Alice and Bob ran out of time, so nobody wins." in text
+    assert text.count("ran out of time") == 1
+    for user in users(world):
+        last = fake.dms_to(user)[-1]
+        assert last.custom_ids == [] and "game is over" in last.content
+        assert "resigned" not in last.content
