@@ -325,7 +325,10 @@ class Games(commands.GroupCog, group_name="games",
 
     @app_commands.command(name="stats", description="Wins and losses per game in this server")
     async def stats(self, interaction: discord.Interaction) -> None:
-        rows = await self.bot.store.stats(interaction.guild_id)
+        # Each game's top ten read from the index (and the caller's own line), however many
+        # people have played here: the query stays small at any size.
+        rows = await self.bot.store.stats(interaction.guild_id, top=10,
+                                          user_id=interaction.user.id)
         if not rows:
             await reply(interaction, "No finished games in this server yet.", ephemeral=True)
             return
