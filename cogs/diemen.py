@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import Chance, Game, RuleError
-from bot.gamecog import GameCog, Panel, legal_choices, mention, on_component
+from bot.gamecog import GameCog, Panel, clip, legal_choices, mention, on_component
 from bot.names import safe_name
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, Played
@@ -321,7 +321,7 @@ class DieMenCog(GameCog, group_name="diemen",
         said = game.describe(move, seat) if seat in game.actors() else None
         played = await self.play_move(row.id, interaction.user.id, move)
         text = done(played) if callable(done) else done
-        await interaction.followup.send(text or f"✅ {said or move}"[:1900], ephemeral=True)
+        await interaction.followup.send(clip(text or f"✅ {said or move}"), ephemeral=True)
         return played
 
     # ---- commands -------------------------------------------------------------------------------
@@ -463,7 +463,7 @@ class DieMenCog(GameCog, group_name="diemen",
                 lines = [f"🎲 **{said.label}**", said.effect + ".",
                          "Press **Flick!** to declare and flick (the referee rolls)."]
                 button = MoveButton(row.id, row.version, move, "Flick!", Style.success, "🎲")
-                await reply(interaction, "\n".join(lines)[:1900], ephemeral=True,
+                await reply(interaction, clip("\n".join(lines)), ephemeral=True,
                             view=view_of(button))
                 return
             if shot:
@@ -475,7 +475,7 @@ class DieMenCog(GameCog, group_name="diemen",
             if after["shots"]:
                 await self._send_targets(interaction, played.row, after)
             else:
-                await interaction.followup.send(f"✅ {game.describe(move, seat)}"[:1900],
+                await interaction.followup.send(clip(f"✅ {game.describe(move, seat)}"),
                                                 ephemeral=True)
             return
         v = game.view(seat)
@@ -496,7 +496,7 @@ class DieMenCog(GameCog, group_name="diemen",
                  "rolls). Your targets:"]
         lines += [f"• {s['label']} — {self._chance_line(s)}" for s in v["shots"]]
         lines.append("Choose one below: you see all its chances before **Flick!**")
-        await reply(interaction, "\n".join(lines)[:1900], ephemeral=True,
+        await reply(interaction, clip("\n".join(lines)), ephemeral=True,
                     view=view_of(self.aim_select(row, v)))
 
     @flick.autocomplete("target")
