@@ -8,111 +8,45 @@ mutate them: swapped, duplicated or dropped tokens, Unicode digits ('٣' '３' '
 case-fold to ours, huge numbers, empty tokens."""
 from __future__ import annotations
 
-import json
-import random
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.core import CHANCE, RuleError
+from bot.engine.core import RuleError
 from bot.engine.slideslam import SlideSlam
 from bot.engine.slideslam import notation as N
 
-SETTINGS = dict(max_examples=300, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
+from . import fuzzing as F
+
+SETTINGS = F.settings(300)
 TABLES = [{}, {"columns": 9, "rows": 10}, {"starting_values": "1,1,1,1,1,1"},
           {"columns": 5, "rows": 6, "stun": True}]
-ODD_DIGITS = ["٣", "３", "²", "߂", "𝟙", "Ⅳ", "½", "0" * 12, "99999999999", "-1", "1e3", "0x1"]
 JUNK = ["", " ", "=", "==", "a", "a0", "j1", "z", "ı", "ſ", "\u212a", "ＡＢ", "→", "\u200b",
         "predict", "PREDICT", "place", "slide", "slam", "bend", "pass", "end", "awaken", "roll 1",
         "a1=", "=6", "a1=6=6", "None"]
-VERBS = ["place", "unplace", "confirm", "slide", "slam", "end", "bend", "pass", "awaken"]
+TYPOS = F.Typos(
+    JUNK, ["place", "unplace", "confirm", "slide", "slam", "end", "bend", "pass", "awaken"],
+    lambda text: [text.upper(), text.lower(), text.replace("=", " = "), text.replace("=", "=="),
+                  text.replace(" ", "")],
+    "=. xZ9٣²ıſ\u212a")
 
 
-def positions(seed: int, count: int = 8) -> list[tuple[SlideSlam, int]]:
-    """Games part-way through random legal play, with a seat that may act (chance resolved)."""
-    rng = random.Random(seed)
-    g = SlideSlam.new(2, TABLES[seed % len(TABLES)], names=["Ada", "Bo"])
-    found = []
-    for _ in range(400):
-        actors = g.actors()
-        if not actors:
-            break
-        if actors == [CHANCE]:
-            g.apply(CHANCE, g.chance().sample(rng))
-            continue
-        seat = rng.choice(actors)
-        if rng.random() < 0.25:
-            found.append((g.copy(), seat))
-            if len(found) >= count:
-                break
-        g.apply(seat, rng.choice(g.legal(seat)))
-    return found
+def new(seed: int) -> SlideSlam:
+    return SlideSlam.new(2, TABLES[seed % len(TABLES)], names=["Ada", "Bo"])
 
 
-POSITIONS = [p for seed in range(12) for p in positions(seed)]
+POSITIONS = [p for seed in range(12)
+             for p in F.positions(new, seed, count=8, moves=400, keep=0.25)]
 
 
 def test_the_positions_cover_every_phase():
     assert {g.phase for g, _ in POSITIONS} >= {"placement", "slide", "slam", "response"}
 
 
-def mutate(move: str, rng: random.Random) -> str:
-    tokens = move.split()
-    kind = rng.randrange(9)
-    if kind == 0 and len(tokens) > 1:                      # swap two tokens
-        i, j = rng.sample(range(len(tokens)), 2)
-        tokens[i], tokens[j] = tokens[j], tokens[i]
-    elif kind == 1:                                        # duplicate a token
-        i = rng.randrange(len(tokens))
-        tokens.insert(i, tokens[i])
-    elif kind == 2 and len(tokens) > 1:                    # drop a token
-        tokens.pop(rng.randrange(len(tokens)))
-    elif kind == 3:                                        # a digit that is not 0-9, or huge
-        text = " ".join(tokens)
-        digits = [i for i, ch in enumerate(text) if ch.isdigit()]
-        odd = rng.choice(ODD_DIGITS)
-        if digits:
-            i = rng.choice(digits)
-            return text[:i] + odd + text[i + 1:]
-        return text + " " + odd
-    elif kind == 4:                                        # junk token somewhere
-        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(JUNK))
-    elif kind == 5:                                        # case and separators
-        text = " ".join(tokens)
-        return rng.choice([text.upper(), text.lower(), text.replace("=", " = "),
-                           text.replace("=", "=="), text.replace(" ", "")])
-    elif kind == 6:                                        # a character replaced
-        text = " ".join(tokens)
-        i = rng.randrange(len(text))
-        return text[:i] + rng.choice("=. xZ9٣²ıſ\u212a") + text[i + 1:]
-    elif kind == 7:                                        # empty / whitespace token
-        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(["", "\u3000", "\u00a0"]))
-    else:                                                  # another verb's arguments
-        tokens[0] = rng.choice(VERBS)
-    return " ".join(tokens)
-
-
-def refused_or_played(game: SlideSlam, actor, text: str) -> None:
-    """Only a rule error may come back, and a refused move changes nothing."""
-    before = json.dumps(game.to_json(), sort_keys=True)
-    try:
-        game.apply(actor, text)
-    except RuleError:
-        assert json.dumps(game.to_json(), sort_keys=True) == before, text
-    # anything else propagates and fails the test
-
-
 @settings(**SETTINGS)
 @given(st.data())
 def test_near_miss_moves_are_refused_cleanly(data):
-    game, seat = data.draw(st.sampled_from(POSITIONS))
-    game = game.copy()
-    rng = random.Random(data.draw(st.integers(0, 2**32)))
-    text = mutate(rng.choice(game.legal(seat)), rng)
-    actor = data.draw(st.sampled_from([seat, 1 - seat]))
-    refused_or_played(game, actor, text)
+    F.near_miss(data, POSITIONS, TYPOS)
 
 
 @settings(**SETTINGS)
@@ -121,7 +55,7 @@ def test_near_miss_moves_are_refused_cleanly(data):
     + ["٣", "３", "²", "ſ", "ı", "\u212a", "\u200b", "İ"]), max_size=60))
 def test_junk_text_is_refused_cleanly(data, text):
     game, seat = data.draw(st.sampled_from(POSITIONS))
-    refused_or_played(game.copy(), seat, text)
+    F.refused_or_played(game.copy(), seat, text)
 
 
 @settings(**SETTINGS)

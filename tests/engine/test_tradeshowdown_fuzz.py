@@ -8,54 +8,38 @@ mutated the way hands and keyboards mutate them: swapped, duplicated or dropped 
 digits ('٣' '３' '²'), huge numbers, case changes, stray punctuation, empty tokens."""
 from __future__ import annotations
 
-import json
-import random
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.core import CHANCE, OptionError, RuleError
+from bot.engine.core import OptionError, RuleError
 from bot.engine.tradeshowdown import TradeShowdown
 from bot.engine.tradeshowdown import notation as N
 from bot.engine.tradeshowdown.dice import parse_supply
 
-SETTINGS = dict(max_examples=250, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
+from . import fuzzing as F
+
+SETTINGS = F.settings(250)
 TABLES = [(2, {}), (3, {}), (2, {"multiple_attacks": False, "fair_length": 6}),
           (4, {"tag_team": False}), (6, {"fair_length": 12})]
-ODD_DIGITS = ["٣", "３", "²", "߂", "𝟙", "Ⅳ", "½", "0" * 12, "99999999999", "-1", "1e3", "0x1",
-              "10", "#0", "#99"]
 JUNK = ["", " ", "@", "@0", "@7", "@1.0", "@@1", "#", "#2", "d", "d0", "d3", "d12", "d٤", "ｄ4",
         "ſlash", "ＳＬＡＳＨ", "→", "\u200b", "\t", "None", "partner", "height", "depth",
         "width", "special", "hold", "roll", "roll 1", "snapping", "pencil", "-"]
-VERBS = ["dice", "target", "tag", "set", "claw", "intimidate", "combo", "undo", "done",
-         "slash", "special", "hold", "roll"]
+TYPOS = F.Typos(
+    JUNK, ["dice", "target", "tag", "set", "claw", "intimidate", "combo", "undo", "done",
+           "slash", "special", "hold", "roll"],
+    lambda text: [text.upper(), text.title(), text.replace("@", ""), text.replace("#", " # "),
+                  text.replace("-", " "), text.replace(" ", ""), text.replace("d", "D")],
+    "@#.-xZ9٣²ｄ ", (*F.ODD_DIGITS, "10", "#0", "#99"))
 
 
-def positions(seed: int, count: int = 8) -> list[tuple[TradeShowdown, int]]:
-    """Games part-way through random legal play, with a seat that may act (chance resolved)."""
-    rng = random.Random(seed)
+def new(seed: int) -> TradeShowdown:
     players, options = TABLES[seed % len(TABLES)]
-    g = TradeShowdown.new(players, options, names=[f"N{i}" for i in range(players)])
-    found = []
-    for _ in range(1500):
-        actors = g.actors()
-        if not actors:
-            break
-        if actors == [CHANCE]:
-            g.apply(CHANCE, g.chance().sample(rng))
-            continue
-        seat = rng.choice(actors)
-        if rng.random() < 0.08:
-            found.append((g.copy(), seat))
-            if len(found) >= count:
-                break
-        g.apply(seat, rng.choice(g.legal(seat)))
-    return found
+    return TradeShowdown.new(players, options, names=[f"N{i}" for i in range(players)])
 
 
-POSITIONS = [p for seed in range(10) for p in positions(seed)]
+POSITIONS = [p for seed in range(10)
+             for p in F.positions(new, seed, count=8, moves=1500, keep=0.08)]
 
 
 def test_positions_cover_every_phase():
@@ -63,62 +47,10 @@ def test_positions_cover_every_phase():
     assert {g.stage for g, _ in POSITIONS if g.phase == "attack"} >= {"slash"}
 
 
-def mutate(move: str, rng: random.Random) -> str:
-    tokens = move.split()
-    kind = rng.randrange(9)
-    if kind == 0 and len(tokens) > 1:                      # swap two tokens
-        i, j = rng.sample(range(len(tokens)), 2)
-        tokens[i], tokens[j] = tokens[j], tokens[i]
-    elif kind == 1:                                        # duplicate a token
-        i = rng.randrange(len(tokens))
-        tokens.insert(i, tokens[i])
-    elif kind == 2 and len(tokens) > 1:                    # drop a token
-        tokens.pop(rng.randrange(len(tokens)))
-    elif kind == 3:                                        # a digit that is not 0-9, or huge
-        text = " ".join(tokens)
-        digits = [i for i, ch in enumerate(text) if ch.isdigit()]
-        odd = rng.choice(ODD_DIGITS)
-        if digits:
-            i = rng.choice(digits)
-            return text[:i] + odd + text[i + 1:]
-        return text + " " + odd
-    elif kind == 4:                                        # junk token somewhere
-        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(JUNK))
-    elif kind == 5:                                        # case and separators
-        text = " ".join(tokens)
-        return rng.choice([text.upper(), text.title(), text.replace("@", ""),
-                           text.replace("#", " # "), text.replace("-", " "),
-                           text.replace(" ", ""), text.replace("d", "D")])
-    elif kind == 6:                                        # a character replaced
-        text = " ".join(tokens)
-        i = rng.randrange(len(text))
-        return text[:i] + rng.choice("@#.-xZ9٣²ｄ ") + text[i + 1:]
-    elif kind == 7:                                        # empty / whitespace token
-        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(["", "\u3000", "\u00a0"]))
-    else:                                                  # another verb's arguments
-        tokens[0] = rng.choice(VERBS)
-    return " ".join(tokens)
-
-
-def refused_or_played(game: TradeShowdown, actor, text: str) -> None:
-    """Only a rule error may come back, and a refused move changes nothing."""
-    before = json.dumps(game.to_json(), sort_keys=True)
-    try:
-        game.apply(actor, text)
-    except RuleError:
-        assert json.dumps(game.to_json(), sort_keys=True) == before, text
-    # anything else propagates and fails the test
-
-
 @settings(**SETTINGS)
 @given(st.data())
 def test_near_miss_moves_are_refused_cleanly(data):
-    game, seat = data.draw(st.sampled_from(POSITIONS))
-    game = game.copy()
-    rng = random.Random(data.draw(st.integers(0, 2**32)))
-    text = mutate(rng.choice(game.legal(seat)), rng)
-    actor = data.draw(st.sampled_from([seat, (seat + 1) % game.players]))
-    refused_or_played(game, actor, text)
+    F.near_miss(data, POSITIONS, TYPOS)
 
 
 @settings(**SETTINGS)
@@ -127,7 +59,7 @@ def test_near_miss_moves_are_refused_cleanly(data):
                                                    "İ", "ｄ", "×"]), max_size=60))
 def test_junk_text_is_refused_cleanly(data, text):
     game, seat = data.draw(st.sampled_from(POSITIONS))
-    refused_or_played(game.copy(), seat, text)
+    F.refused_or_played(game.copy(), seat, text)
 
 
 @pytest.mark.parametrize("text", [
@@ -138,7 +70,7 @@ def test_junk_text_is_refused_cleanly(data, text):
 ])
 def test_known_near_misses_in_every_phase(text):
     for game, seat in POSITIONS[::3]:
-        refused_or_played(game.copy(), seat, text)
+        F.refused_or_played(game.copy(), seat, text)
 
 
 def test_unicode_digits_never_parse_as_ours():
