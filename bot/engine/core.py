@@ -12,6 +12,7 @@ Seats are 0-based ints in the API (`apply(0, ...)`); in move notation players ar
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 import unicodedata
@@ -356,12 +357,16 @@ class Game:
         current = self._actors()
         if actor not in current:
             raise NotYourTurnError(self.waiting_text(current))
-        saved = json.dumps(self.__dict__)
+        # The undo copy is a pickle, not JSON: it is taken on every move and read back only
+        # when a move is refused, and pickling the same plain data costs a fifth of encoding
+        # it as JSON (a third of all engine time went here). `to_json` still proves the
+        # state JSON-native whenever it is saved.
+        saved = pickle.dumps(self.__dict__, pickle.HIGHEST_PROTOCOL)
         try:
             return self._apply(actor, move)
         except BaseException:
             self.__dict__.clear()
-            self.__dict__.update(json.loads(saved))
+            self.__dict__.update(pickle.loads(saved))
             raise
 
     def waiting_text(self, current: list[Actor] | None = None) -> str:
@@ -492,6 +497,7 @@ class Game:
 
 MOVE_MAX = 400        # characters: longer than any move of any game, typed or recorded
 NUMBER_MAX = 9        # digits: no count, value or roll in these games comes near it
+_LONG_NUMBER = re.compile(r"[0-9]{%d,}" % (NUMBER_MAX + 1))
 
 
 def check_move_text(move: str) -> None:
@@ -501,11 +507,12 @@ def check_move_text(move: str) -> None:
     if len(move) > MOVE_MAX:
         raise InvalidMoveError(f"That move is too long ({len(move)} characters); no move of "
                                f"this game needs more than {MOVE_MAX}.")
-    for ch in move:
-        if not ch.isascii() and (ch.isdigit() or ch.isnumeric()
-                                 or unicodedata.category(ch) == "Nd"):
-            raise InvalidMoveError(f"Write numbers with the digits 0-9 only, not {ch!r}.")
-    if re.search(r"[0-9]{%d,}" % (NUMBER_MAX + 1), move):
+    if not move.isascii():  # every move a button or the engine writes is ASCII
+        for ch in move:
+            if not ch.isascii() and (ch.isdigit() or ch.isnumeric()
+                                     or unicodedata.category(ch) == "Nd"):
+                raise InvalidMoveError(f"Write numbers with the digits 0-9 only, not {ch!r}.")
+    if _LONG_NUMBER.search(move):
         raise InvalidMoveError(f"That number is far too large: no number in this game has "
                                f"more than {NUMBER_MAX} digits.")
 
