@@ -11,6 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rendering
+
 from .config import Settings
 from .lobby import Lobby
 from .engine import KINDS
@@ -64,12 +66,17 @@ class RefereeBot(commands.Bot):
         self.sync_on_start = sync_commands
         self.extra_extensions = extra_extensions
         self.game_cogs = {}
+        self._render_pool = False  # this bot started the render processes (and stops them)
 
     async def prepare(self) -> None:
         """Everything short of Discord: the store, the table, the cogs and their buttons."""
         # DATABASE_URL (PostgreSQL) or the SQLite file: one store interface either way.
         self.store = await Store.open(getattr(self.settings, "database", None)
                                       or self.settings.database_path)
+        workers = getattr(self.settings, "render_processes", 0)
+        if workers:
+            rendering.use_processes(workers)
+            self._render_pool = True
         self.tables = Tables(self.store, turn_timer=self.settings.turn_timer)
         self.lobby = Lobby(self)
         from . import ui  # registers the persistent (dynamic) buttons
@@ -111,6 +118,9 @@ class RefereeBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        if self._render_pool:
+            rendering.shutdown_processes()
+            self._render_pool = False
 
 
 class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):

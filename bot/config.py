@@ -43,6 +43,10 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     # READ_MESSAGES=1: read typed phrases in threads (needs the Message Content intent).
     read_messages: bool = False
+    # RENDER_PROCESSES: pictures are drawn in this many worker processes (0: in a thread of the
+    # bot's own process). load_settings defaults it to the CPU count on a multi-core machine;
+    # built directly (tests, offline tools) it stays 0, which starts no processes.
+    render_processes: int = 0
 
     @property
     def database(self) -> str:
@@ -111,8 +115,28 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
             f"TURN_TIMER_SECONDS={timer_raw!r} must be a whole number of seconds from 30 to "
             f"604800 (7 days); the default is {DEFAULT_TURN_TIMER}.")
     read_messages = _switch("READ_MESSAGES", values.get("READ_MESSAGES", ""))
+    render = _render_processes(values.get("RENDER_PROCESSES", "").strip())
     return Settings(token, db, guild, level, timer, database_url, shard_count, shard_ids,
-                    read_messages)
+                    read_messages, render)
+
+
+def default_render_processes() -> int:
+    """One worker per core when there is more than one: threads would share the bot's core
+    through the GIL, so a 2-core machine would draw at the speed of one. On one core a worker
+    process only adds copying, so pictures are drawn in a thread."""
+    cpus = os.cpu_count() or 1
+    return cpus if cpus > 1 else 0
+
+
+def _render_processes(raw: str) -> int:
+    if not raw:
+        return default_render_processes()
+    if not raw.isascii() or not raw.isdigit() or int(raw) > 64:
+        raise ConfigError(f"RENDER_PROCESSES={raw!r} must be a whole number from 0 to 64: how "
+                          "many worker processes draw the pictures (0: draw in the bot's own "
+                          f"process). Leave it empty for one per CPU ({default_render_processes()}"
+                          " here).")
+    return int(raw)
 
 
 def _switch(name: str, raw: str) -> bool:

@@ -15,7 +15,8 @@ from rendering.colours import (BACKGROUND, DIE_COLOURS, GRID, HIGHLIGHT, INK, MU
 from rendering.dice import PIP_LAYOUT, draw_die, face_box, ring_margin, size_tag
 from rendering.fonts import font
 from rendering.picture import (MAX_ALT_CHARS, MAX_PNG_BYTES, Picture, clip_alt, render_async,
-                               shutdown_processes, to_png, use_processes)
+                               shutdown_processes, to_png, use_processes,
+                               worker_pids)
 from rendering.roll import render_dice_row
 from rendering.shapes import draw_arrow, draw_rounded
 from rendering.text import draw_centred, draw_wrapped, fit_text, wrap_text
@@ -26,6 +27,6 @@ __all__ = [
     "TEXT", "Colour", "DieColours", "Picture", "PlayerColour", "clip_alt", "die_colours",
     "draw_arrow", "draw_centred", "draw_die", "draw_rounded", "draw_wrapped", "face_box",
     "fit_text", "font", "mix", "new_canvas", "player_colour", "readable_on", "render_async",
-    "render_dice_row", "ring_margin", "shutdown_processes", "use_processes", "size_tag", "title_bar", "title_bar_height", "to_png",
-    "wrap_text",
+    "render_dice_row", "ring_margin", "shutdown_processes", "size_tag", "title_bar",
+    "title_bar_height", "to_png", "use_processes", "worker_pids", "wrap_text",
 ]

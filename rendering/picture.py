@@ -18,6 +18,7 @@ import hashlib
 import io
 import json
 import multiprocessing
+import os
 import re
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -81,9 +82,12 @@ def _palettised(img: Image.Image) -> Image.Image:
     return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-# zlib level 3 instead of the default 6: on our flat palette boards it is about twice as
-# fast to encode for files a few percent larger (bench/render_base.py measures both).
-PNG_COMPRESS_LEVEL = 3
+# zlib level 1 instead of the default 6. Level 3 was about twice as fast as 6 for files a few
+# percent larger; under load (issue #14) encoding is CPU every move pays, and on the boards
+# the load bench sends, level 1 encodes in 0.5 ms instead of 1.4 ms (a quarter of the whole
+# palette-and-encode step) for files 12% larger (19.8 KB instead of 17.6 KB on average),
+# still far under MAX_PNG_BYTES.
+PNG_COMPRESS_LEVEL = 1
 
 
 def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
@@ -103,14 +107,29 @@ def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
 _pool: ProcessPoolExecutor | None = None
 
 
+def _warm() -> None:
+    """In each new worker: import every game's renderer and load the fonts now, so the first
+    move after a start does not pay for it."""
+    import importlib
+    import pkgutil
+
+    import rendering
+    for info in pkgutil.iter_modules(rendering.__path__):
+        importlib.import_module(f"rendering.{info.name}")
+
+
 def use_processes(workers: int) -> None:
     """Draw in `workers` processes from now on (0: in threads, as before)."""
     global _pool
     shutdown_processes()
     if workers > 0:
         # spawn: a fork of a process with an event loop and threads is not safe.
-        _pool = ProcessPoolExecutor(max_workers=workers,
+        _pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm,
                                     mp_context=multiprocessing.get_context("spawn"))
+        # Start them all now (the pool starts one per waiting job): the first moves after a
+        # start should not wait for a process to boot and import the renderers.
+        for _ in range(workers):
+            _pool.submit(os.getpid)
 
 
 def shutdown_processes() -> None:
@@ -120,10 +139,18 @@ def shutdown_processes() -> None:
         _pool = None
 
 
-# The same view draws the same picture: a board re-sent unchanged (a turn message edited for
-# its text, a panel shown again) costs a dictionary look-up, not a drawing.
-CACHE_PICTURES = 128
+def worker_pids() -> list[int]:
+    """The render processes' ids (none before the first picture, or in thread mode)."""
+    return list(getattr(_pool, "_processes", None) or {})
+
+
+# The same view draws the same picture: a board re-sent unchanged (a new turn message showing
+# the board the last one showed, a panel shown again) costs a dictionary look-up, not a
+# drawing. Bounded by bytes, not count: with a thousand open games a few hundred pictures
+# would be pushed out before their game's next move; 32 MB holds about two per game.
+CACHE_BYTES = 32 * 1024 * 1024
 _cache: "OrderedDict[str, Picture]" = OrderedDict()
+_cached_bytes = 0
 
 
 def _cache_key(fn: Callable[..., Picture], args: tuple, kwargs: dict) -> str | None:
@@ -156,7 +183,16 @@ async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) ->
         raise TypeError(f"{getattr(fn, '__name__', fn)!r} returned {type(picture).__name__}, "
                         "not a Picture")
     if key is not None:
-        _cache[key] = picture
-        while len(_cache) > CACHE_PICTURES:
-            _cache.popitem(last=False)
+        _remember(key, picture)
     return picture
+
+
+def _remember(key: str, picture: Picture) -> None:
+    global _cached_bytes
+    if key in _cache:
+        return
+    _cache[key] = picture
+    _cached_bytes += len(picture.png)
+    while _cached_bytes > CACHE_BYTES and _cache:
+        _, old = _cache.popitem(last=False)
+        _cached_bytes -= len(old.png)

@@ -1,17 +1,27 @@
-"""Pictures drawn in worker processes are the same pictures, and the pool can be switched off."""
+"""Pictures drawn in worker processes are the same pictures, the pool can be switched off, and
+the bot starts and stops it from its RENDER_PROCESSES setting."""
+import pytest
+
 import rendering
+from bot.config import ConfigError, default_render_processes, load_settings
+from conftest import boot
 from rendering.roll import render_dice_row
 
 
-async def test_a_picture_drawn_in_a_process_is_byte_identical():
+async def test_a_picture_drawn_in_a_process_is_byte_identical(monkeypatch):
+    # An empty picture cache: a cached picture would never reach the process.
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
     local = await rendering.render_async(render_dice_row, [1, 2, 6], 6, "Roll")
     rendering.use_processes(1)
     try:
-        remote = await rendering.render_async(render_dice_row, [1, 2, 6], 6, "Roll")
+        remote = await rendering.render_async(render_dice_row, [1, 2, 5], 6, "Roll")
+        again = rendering.render_dice_row([1, 2, 5], 6, "Roll")
+        assert rendering.worker_pids()  # it really was drawn elsewhere
     finally:
         rendering.shutdown_processes()
-    assert remote.png == local.png and remote.alt == local.alt
-    assert rendering.picture._pool is None
+    assert remote.png == again.png and remote.alt == again.alt
+    assert local.png != remote.png
+    assert rendering.picture._pool is None and rendering.worker_pids() == []
 
 
 async def test_the_same_view_is_drawn_once(monkeypatch):
@@ -26,3 +36,53 @@ async def test_the_same_view_is_drawn_once(monkeypatch):
     other = await rendering.render_async(counted, [3, 5])
     assert calls == [[3, 4], [3, 5]]
     assert again is first and other.png != first.png
+
+
+async def test_the_picture_cache_is_bounded_by_bytes(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    monkeypatch.setattr(rendering.picture, "_cached_bytes", 0)
+    one = render_dice_row([1], 6, "Roll")
+    monkeypatch.setattr(rendering.picture, "CACHE_BYTES", 3 * len(one.png))
+    for n in range(1, 7):
+        await rendering.render_async(render_dice_row, [n], 6, "Roll")
+    cache = rendering.picture._cache
+    assert 1 <= len(cache) <= 3
+    assert rendering.picture._cached_bytes == sum(len(p.png) for p in cache.values())
+    assert rendering.picture._cached_bytes <= 3 * len(one.png) + 200
+
+
+def test_render_processes_setting(tmp_path):
+    base = {"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "a.db")}
+    assert load_settings(base, dotenv=None).render_processes == default_render_processes()
+    assert load_settings(base | {"RENDER_PROCESSES": "0"}, dotenv=None).render_processes == 0
+    assert load_settings(base | {"RENDER_PROCESSES": "3"}, dotenv=None).render_processes == 3
+    for bad in ("-1", "two", "65"):
+        with pytest.raises(ConfigError, match=f"RENDER_PROCESSES='{bad}'"):
+            load_settings(base | {"RENDER_PROCESSES": bad}, dotenv=None)
+
+
+def test_one_cpu_draws_in_a_thread(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    assert default_render_processes() == 0
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    assert default_render_processes() == 4
+
+
+async def test_the_bot_starts_its_render_processes_and_stops_them(tmp_path):
+    fake = await boot(tmp_path / "r.db", render_processes=1)
+    try:
+        assert rendering.picture._pool is not None
+        picture = await rendering.render_async(render_dice_row, [6, 6, 1], 6, "Pool")
+        assert rendering.worker_pids()
+        assert picture.png == render_dice_row([6, 6, 1], 6, "Pool").png
+    finally:
+        await fake.stop()
+    assert rendering.picture._pool is None
+
+
+async def test_tests_and_tools_draw_in_a_thread_by_default(tmp_path):
+    fake = await boot(tmp_path / "t.db")
+    try:
+        assert rendering.picture._pool is None
+    finally:
+        await fake.stop()
