@@ -21,8 +21,9 @@ import random
 import secrets
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Iterator, Protocol
 
 from .engine import load
 from .engine.core import CHANCE, Chance, Event, Game, IllegalMoveError, RuleError
@@ -91,6 +92,33 @@ class QuietListener:
 
     async def vote_result(self, row: GameRow, game: Game, rng: random.Random) -> str:
         return game.chance().sample(rng)
+
+
+@contextmanager
+def views_remembered(game: Game) -> Iterator[None]:
+    """While a committed position is published, each seat's view is built once. Publishing
+    asks for the same views many times (the turn key, the status line, the signatures that
+    decide whether a message changed, the pictures), and building one is most of the event
+    loop's work for a move in the larger games. The position does not change meanwhile;
+    callers read views and never change them."""
+    real = game.view
+    memo: dict[Any, Any] = {}
+
+    def view(seat: int | None = None) -> Any:
+        try:
+            return memo[seat]
+        except KeyError:
+            memo[seat] = real(seat)
+            return memo[seat]
+    try:
+        game.view = view  # type: ignore[method-assign]
+    except AttributeError:  # a game without an instance dict: views are built as asked
+        yield
+        return
+    try:
+        yield
+    finally:
+        del game.view
 
 
 def chance_rng(seed: str, version: int, purpose: str = "roll") -> random.Random:
@@ -297,7 +325,8 @@ class Tables:
         # The move is committed whatever happens here: a failed message must not turn a
         # successful move into an error for the player who made it.
         try:
-            await self.listener(played.row.kind).publish(played)
+            with views_remembered(played.game):
+                await self.listener(played.row.kind).publish(played)
         except Exception:
             log.exception("publishing game %s version %s failed", played.row.id,
                           played.row.version)

@@ -9,6 +9,7 @@ read-modify-write in the Store holds its row (`FOR UPDATE`) or compares and sets
 from __future__ import annotations
 
 import contextvars
+import json
 import re
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
@@ -192,6 +193,10 @@ class PgStore(Store):
 
     async def close(self) -> None:
         await self.pool.close()
+
+    def _merge_extra(self, changes: dict[str, Any]) -> tuple[str, tuple]:
+        # jsonb `||` replaces top-level keys whole, as dict.update does.
+        return "(extra::jsonb || ?::jsonb)::text", (json.dumps(changes),)
 
     def _q(self, sql: str) -> str:
         out = self._sql.get(sql)

@@ -1,0 +1,135 @@
+"""What one move costs the bot (issue #14): statements sent to the database, game-row reads,
+and pictures drawn. Counted, never timed (`make bench` times them)."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from bot.store import Entry, Store
+from bot.tables import Tables
+from test_store_tables import db_target, never, store  # noqa: F401  (fixtures)
+
+
+# ---- the store ----------------------------------------------------------------------------------
+async def _game(store: Store, extra=None) -> int:
+    return await store.create_game("coinflip", 1, 2, None, [111, 222], {}, "seed",
+                                   {"x": 1}, extra=extra)
+
+
+async def test_notes_merge_key_by_key_and_values_are_replaced_whole(store):
+    gid = await _game(store, {"turn": {"key": "a", "lines": [1, 2]}, "keep": 5})
+    extra = await store.update_extra(gid, turn={"key": "b"}, turn_message=123)
+    assert extra == {"turn": {"key": "b"}, "keep": 5, "turn_message": 123}
+    assert (await store.get_game(gid)).extra == extra
+    extra = await store.update_extra(gid, panels={"0": {"sig": "x"}}, dm_closed=[])
+    assert extra["panels"] == {"0": {"sig": "x"}} and extra["dm_closed"] == []
+    assert extra["turn"] == {"key": "b"} and extra["keep"] == 5
+    assert await store.update_extra(gid) == extra
+    # a value may be anything JSON holds, null included
+    assert (await store.update_extra(gid, vote=None, text="« d'accord »"))["text"] == \
+        "« d'accord »"
+    assert (await store.get_game(gid)).extra["vote"] is None
+
+
+async def test_notes_written_at_once_all_arrive(store):
+    gid = await _game(store)
+    await asyncio.gather(*(store.update_extra(gid, **{f"k{i}": i}) for i in range(20)))
+    extra = (await store.get_game(gid)).extra
+    assert all(extra[f"k{i}"] == i for i in range(20))
+
+
+async def test_notes_of_a_missing_game_and_bad_keys(store):
+    assert await store.update_extra(999_999, turn_message=1) == {"turn_message": 1}
+    gid = await _game(store)
+    with pytest.raises(ValueError):
+        await store.update_extra(gid, **{'x"); DROP TABLE games; --': 1})
+    assert (await store.get_game(gid)) is not None
+
+
+async def test_a_seats_moves_are_counted_while_running_and_after_the_end(store):
+    gid = await _game(store)
+    entries = [Entry(0, "a"), Entry("chance", "roll 3"), Entry(1, "b"), Entry(0, "c")]
+    await store.commit_move(gid, 0, entries, {"x": 2})
+    assert [await store.seat_moves(gid, s) for s in (0, 1, 2)] == [2, 1, 0]
+    await store.commit_move(gid, 4, [Entry(1, "d")], {"x": 3}, status="finished",
+                            results={111: "win", 222: "loss"})
+    assert [await store.seat_moves(gid, s) for s in (0, 1, 2)] == [2, 2, 0]
+    assert await store.seat_moves(999_999, 0) == 0
+
+
+# ---- one move through the table ------------------------------------------------------------------
+class Counted:
+    """Every statement the SQLite connection runs."""
+
+    def __init__(self, store: Store):
+        self.sql: list[str] = []
+        execute = store.db.execute
+
+        def counted(sql, *args, **kwargs):
+            self.sql.append(re.sub(r"\s+", " ", sql).strip())
+            return execute(sql, *args, **kwargs)
+        store.db.execute = counted
+
+
+async def test_a_move_reads_the_game_row_once(tmp_path):
+    from bot.engine import register
+    from coinflip import CoinFlip
+    register(CoinFlip)
+    store = await Store.open(tmp_path / "m.db")
+    tables = Tables(store, sleep=never)
+    try:
+        played = await tables.create("coinflip", [111, 222])
+        counted = Counted(store)
+        seat = next(a for a in played.game.actors() if a != "chance")
+        move = played.game.legal(seat)[0]
+        await tables.play(played.row.id, played.row.players[seat], move)
+        # The one scheduler may wake for the new deadline: its look at the queue is not the
+        # move's.
+        sql = [s for s in counted.sql if not s.startswith("SELECT MIN(")]
+        reads = [s for s in sql if s.startswith("SELECT id, kind,")]
+        assert len(reads) == 1, reads
+        # read; BEGIN, UPDATE, an event per entry, outbox, COMMIT; published
+        entries = sum(s.startswith("INSERT INTO events") for s in sql)
+        assert len(sql) == 6 + entries, sql
+    finally:
+        await tables.close()
+        await store.close()
+
+
+async def test_publishing_builds_each_view_once(tmp_path):
+    """The listener may ask for a view as often as it likes while the move is published; it
+    is built once per seat, and the game is itself again afterwards."""
+    from bot.engine import register
+    from coinflip import CoinFlip
+    register(CoinFlip)
+    built: list = []
+    real = CoinFlip.view
+
+    def counted(self, player):
+        built.append(player)
+        return real(self, player)
+
+    asked: list = []
+
+    class Listener:
+        async def publish(self, played):
+            for seat in (None, 0, None, 1, 0, None):
+                asked.append(played.game.view(seat) == real(played.game, seat))
+            played.game.text(None)
+
+    store = await Store.open(tmp_path / "v.db")
+    tables = Tables(store, sleep=never)
+    tables.listeners["coinflip"] = Listener()
+    try:
+        CoinFlip.view = counted
+        played = await tables.create("coinflip", [111, 222])
+        assert sorted(built, key=str) == [0, 1, None] and asked == [True] * 6
+        assert "view" not in vars(played.game)
+        played.game.view(None)
+        assert len(built) == 4  # outside publishing: built when asked
+    finally:
+        CoinFlip.view = real
+        await tables.close()
+        await store.close()
