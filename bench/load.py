@@ -11,8 +11,10 @@ and the same under `load.at_100k_finished.*` for a store that already holds 100k
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import resource
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -28,12 +30,25 @@ STEP_SECONDS = 4.0
 OPTIONS = {"diemen": {"mode": "simulated"}, "slideslam": {"first_player": "random"}}
 
 
-def _rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+def _rss_mb(pid: int | str = "self") -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return 0.0
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of another process (a render worker) so far."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -43,21 +58,60 @@ def _pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-async def _move(bot, gid: int, rng: random.Random) -> bool:
-    """One random legal move in game `gid`, published; False when it was refused or over."""
-    row, game = await bot.tables.load(gid)
-    actors = [a for a in game.actors() if a != CHANCE]
-    if row.status != "active" or not actors:
-        return False
-    seat = rng.choice(actors)
-    moves = game.legal(seat)
-    if not moves:
+class Meter:
+    """What the bench itself and the offline Discord cost, kept apart from the bot's work: the
+    players choosing their moves (legal() on the bench's copy of each game) and the fake
+    server answering requests both run on the bot's event loop, which a real bot would not
+    carry. Also counts SQL statements sent to the database."""
+
+    def __init__(self, fake, store) -> None:
+        self.choosing = 0.0
+        self.serving = 0.0
+        self.statements = 0
+        for key, handler in list(fake._routes.items()):
+            fake._routes[key] = self._timed(handler)
+        db = getattr(store, "db", None)
+        if db is not None and hasattr(db, "execute"):
+            execute = db.execute
+
+            def counted(*args, **kwargs):
+                self.statements += 1
+                return execute(*args, **kwargs)
+            db.execute = counted
+
+    def _timed(self, handler):
+        def timed(req):
+            t = time.perf_counter()
+            try:
+                return handler(req)
+            finally:
+                self.serving += time.perf_counter() - t
+        return timed
+
+
+async def _move(bot, gid: int, rng: random.Random, known: dict[int, Any],
+                meter: Meter) -> bool:
+    """One random legal move in game `gid`, published; False when it was refused or over.
+    The player's side (which moves are legal) uses the bench's copy of the game from its last
+    move, as a person looks at the board they were shown; only a refused move reads it anew."""
+    if gid not in known:
+        row, game = await bot.tables.load(gid)
+        known[gid] = (row, game)
+    row, game = known[gid]
+    t = time.perf_counter()
+    actors = [a for a in game.actors() if a != CHANCE] if row.status == "active" else []
+    moves = game.legal(seat := rng.choice(actors)) if actors else []
+    move = rng.choice(moves) if moves else None
+    meter.choosing += time.perf_counter() - t
+    if move is None:
         return False
     try:
-        await bot.tables.play(gid, row.players[seat], rng.choice(moves),
-                              version=row.version, by=row.players[seat])
+        played = await bot.tables.play(gid, row.players[seat], move, version=row.version,
+                                       by=row.players[seat])
     except RuleError:
+        known.pop(gid, None)  # another move got there first: look again next time
         return False
+    known[gid] = (played.row, played.game)
     return True
 
 
@@ -65,19 +119,19 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
               workers: int = 2, finished: int = 0) -> dict[str, Any]:
     from conftest import World, boot
     rng = random.Random(14)
-    rendering.use_processes(workers)
     with tempfile.TemporaryDirectory() as tmp:
         if finished:
             from bench.store import _fill, _templates
             from bot.store import Store
             await (await Store.open(Path(tmp) / "load.db")).close()
             _fill(Path(tmp) / "load.db", _templates(), open_games=0, finished=finished)
-        fake = await boot(Path(tmp) / "load.db")
+        fake = await boot(Path(tmp) / "load.db", render_processes=workers)
         try:
             world = World(fake)
             bot = fake.bot
             players = [world.alice.id, world.bob.id]
             games = []
+            known: dict[int, Any] = {}
             for i in range(open_games):
                 kind = KINDS[i % len(KINDS)]
                 played = await bot.tables.create(kind, players, OPTIONS.get(kind),
@@ -85,17 +139,25 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                                                  channel_id=world.games.id, publish=False,
                                                  names=["Alice", "Bob"])
                 games.append(played.row.id)
-            memory = _rss_mb()
+                known[played.row.id] = (played.row, played.game)
+            pids = rendering.worker_pids()
+            memory = _rss_mb() + sum(_rss_mb(p) for p in pids)
+            meter = Meter(fake, bot.store)
             steps = []
             for rate in rates:
                 latencies: list[float] = []
                 done = 0
                 tasks = []
+                fake.requests.clear()  # the fake keeps every request; a real gateway does not
+                meter.choosing = meter.serving = 0.0
+                meter.statements = 0
+                pids = rendering.worker_pids()
+                cpu0, workers0 = time.process_time(), sum(_cpu_s(p) for p in pids)
 
                 async def one():
                     nonlocal done
                     start = time.perf_counter()
-                    if await _move(bot, rng.choice(games), rng):
+                    if await _move(bot, rng.choice(games), rng, known, meter):
                         done += 1
                         latencies.append((time.perf_counter() - start) * 1000)
 
@@ -108,18 +170,31 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                     tasks.append(asyncio.create_task(one()))
                 await asyncio.gather(*tasks)
                 elapsed = time.perf_counter() - t0
-                fake.requests.clear()  # the fake keeps every request; a real gateway does not
+                per = max(done, 1)
+                main_ms = (time.process_time() - cpu0) * 1000 / per
+                render_ms = (sum(_cpu_s(p) for p in rendering.worker_pids()) - workers0) \
+                    * 1000 / per
                 steps.append({"offered_per_s": rate, "done_per_s": round(done / elapsed, 1),
                               "p50_ms": round(_pct(latencies, 50), 1),
                               "p99_ms": round(_pct(latencies, 99), 1),
-                              "rss_mb": round(_rss_mb(), 1)})
+                              "rss_mb": round(_rss_mb() + sum(_rss_mb(p) for p in
+                                                              rendering.worker_pids()), 1),
+                              "http_per_move": round(len(fake.requests) / per, 2),
+                              "sql_per_move": round(meter.statements / per, 1),
+                              "cpu_ms_per_move": {
+                                  "bot_process": round(main_ms, 2),
+                                  "render_workers": round(render_ms, 2),
+                                  "of_which_bench_players": round(
+                                      meter.choosing * 1000 / per, 2),
+                                  "of_which_fake_discord": round(
+                                      meter.serving * 1000 / per, 2)}})
         finally:
             await fake.stop(check=False)
-            rendering.shutdown_processes()
     at_50 = next((s for s in steps if s["offered_per_s"] == 50), steps[-1])
     return {"load.steps": steps,
             "load.saturation_moves_per_s": max(s["done_per_s"] for s in steps),
             "load.p99_ms_at_50": at_50["p99_ms"],
+            "load.http_per_move": round(statistics.median(s["http_per_move"] for s in steps), 2),
             "memory.mb_1000_open": round(memory, 1)}
 
 
@@ -131,8 +206,51 @@ def keyed() -> dict[str, Any]:
     return out
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    """`python -m bench.load` runs both stores (what `make bench` keeps); `--quick` a short
+    run for iteration; `--profile FILE` writes a cProfile of the event loop's process."""
+    import argparse
     import json
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    print(json.dumps(keyed(), indent=1))
+    ap = argparse.ArgumentParser(prog="python -m bench.load")
+    ap.add_argument("--quick", action="store_true",
+                    help="200 open games, steps of 3 s at 25/50/100/150 moves/s, no 100k store")
+    ap.add_argument("--open", type=int, help="open games (default 1,000; quick 200)")
+    ap.add_argument("--rates", help="comma-separated offered moves/s")
+    ap.add_argument("--seconds", type=float, help="length of each step")
+    ap.add_argument("--workers", type=int, help="render processes (0: threads)")
+    ap.add_argument("--finished", type=int, default=0, help="finished games already stored")
+    ap.add_argument("--profile", help="write a cProfile of the run to this file")
+    args = ap.parse_args(argv)
+    if not (args.quick or args.open or args.rates or args.seconds or args.workers is not None
+            or args.finished or args.profile):
+        print(json.dumps(keyed(), indent=1))
+        return 0
+    kw: dict[str, Any] = {}
+    if args.quick:
+        kw.update(open_games=200, rates=(25, 50, 100, 150), seconds=3.0)
+    if args.open:
+        kw["open_games"] = args.open
+    if args.rates:
+        kw["rates"] = tuple(int(r) for r in args.rates.split(","))
+    if args.seconds:
+        kw["seconds"] = args.seconds
+    if args.workers is not None:
+        kw["workers"] = args.workers
+    kw["finished"] = args.finished
+    if args.profile:
+        import cProfile
+        prof = cProfile.Profile()
+        prof.enable()
+        out = asyncio.run(run(**kw))
+        prof.disable()
+        prof.dump_stats(args.profile)
+    else:
+        out = asyncio.run(run(**kw))
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
