@@ -14,7 +14,7 @@ from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError
                     MoveText, Option, OptionError, faces, join_names, phrase_key)
 from . import describe as describe_mod, phase1, phase3, view as view_mod
 from .data import ALL_ACTIONS, SIDES, SUPERS, Action, board_actions
-from .dice import add_face, new_action, new_pool, new_trait, num, slots
+from .dice import add_face, in_order, new_action, new_pool, new_trait, slots
 from .notation import PHASE1_VERBS, PHASE3_VERBS, split_verb
 
 SUPER_KEYS = {phrase_key(name): name for name in SUPERS}
@@ -247,7 +247,7 @@ class Kaploom(Game):
         return out
 
     def dice_of(self, seat: int) -> list[str]:
-        return sorted((d for d, die in self.dice.items() if die["owner"] == seat), key=num)
+        return in_order([d for d, die in self.dice.items() if die["owner"] == seat])
 
     def action_dice_count(self, seat: int) -> int:
         return sum(1 for die in self.dice.values()

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..core import Event, IllegalMoveError, InvalidMoveError, parse_seat
 from . import phase2
-from .data import ALL_ACTIONS, DUO_TABLE, FACE_NAMES, Action
-from .dice import describe, num, signature
+from .data import ALL_ACTIONS, DUO_TABLE, FACE_NAMES, Action, board_actions
+from .dice import describe, in_order, signature
 from .notation import action_named, die_id, is_die
-from .requirements import SYMBOLS, accepts, combinations, match
+from .requirements import ACTION, SYMBOLS, TRAIT, accepts, combinations, match
 
 if TYPE_CHECKING:
     from .game import Kaploom
@@ -361,8 +361,9 @@ def _groups(g: "Kaploom", ids: list[str], by_owner: bool) -> list[Group]:
     action die's colour is gray). On the Duo board a die may change hands, so there the
     owner and an action die's faces count too."""
     groups: dict[tuple, list[str]] = {}
-    for d in sorted(ids, key=num):
-        die = g.dice[d]
+    dice = g.dice
+    for d in in_order(list(ids)):
+        die = dice[d]
         if by_owner:
             key = (die["owner"], die["kind"], signature(die), die["up"])
         else:
@@ -371,53 +372,108 @@ def _groups(g: "Kaploom", ids: list[str], by_owner: bool) -> list[Group]:
     return list(groups.items())
 
 
+# Every face a die can show, by kind: what a requirement is tested against.
+_DIE_FACES = tuple((kind, face) for kind in (TRAIT, ACTION) for face in FACE_NAMES)
+
+
 @lru_cache(maxsize=None)
-def _shape(requires: tuple[str, ...]) -> tuple[int, frozenset[str] | None]:
-    """How many dice an action takes, and (when it has only single-die symbols) the symbols a
-    die must fill to be of use to it: the other dice never change its ways to be filled."""
+def _stand_ins(requires: tuple[str, ...]) -> tuple[int, dict[tuple[str, str], tuple[str, str]]]:
+    """How many dice an action takes, and for each (kind, face) a die may show that can fill
+    one of its requirements (alone, or in a pair with some die), the first (kind, face) that
+    these requirements treat exactly alike. A die showing anything else never takes part, so
+    it is left out; dice treated alike may stand in for each other. Both make the search's
+    cache key small: for TIME JUMP (ANY) every die is alike, for FOLLOW-THROUGH (PAIR) only
+    the face counts, not the kind."""
     need = sum(SYMBOLS[s].size for s in requires)
-    if all(SYMBOLS[s].size == 1 for s in requires):
-        return need, frozenset(requires)
-    return need, None
 
+    def behaviour(die: tuple[str, str]) -> tuple[bool, ...]:
+        out: list[bool] = []
+        for s in dict.fromkeys(requires):
+            if SYMBOLS[s].size == 1:
+                out.append(accepts(s, (die,)))
+            else:
+                out += [accepts(s, (die, other)) for other in _DIE_FACES]
+                out += [accepts(s, (other, die)) for other in _DIE_FACES]
+        return tuple(out)
 
-@lru_cache(maxsize=None)
-def _useful(symbols: frozenset[str], kind: str, face: str) -> bool:
-    return any(accepts(s, ((kind, face),)) for s in symbols)
+    first: dict[tuple[bool, ...], tuple[str, str]] = {}
+    stand_in = {}
+    for die in _DIE_FACES:
+        b = behaviour(die)
+        if any(b):
+            stand_in[die] = first.setdefault(b, die)
+    return need, stand_in
 
 
 @lru_cache(maxsize=1 << 16)
-def _ways(requires: tuple[str, ...], sig: tuple[tuple[str, str, int], ...]
+def _ways(requires: tuple[str, ...], sub: tuple[tuple[str, str, int], ...]
           ) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Every way to fill `requires` from dice grouped as `sig` ((kind, face, count) per group),
-    as (group index, how many of its dice) pairs. Only the groups that can serve the action
-    take part, so the matcher's answers are shared by every roll that differs only in dice
-    the action has no use for."""
-    need, symbols = _shape(requires)
-    if symbols is None:
-        keep = list(range(len(sig)))
-    else:
-        keep = [i for i, (kind, face, _) in enumerate(sig) if _useful(symbols, kind, face)]
-    if sum(sig[i][2] for i in keep) < need:
+    """Every way to fill `requires` from the dice classes `sub` ((kind, face, count): only
+    classes that can serve, each face by its stand-in, counts capped at the dice the action
+    takes), as (index in `sub`, how many of its dice) pairs. None of the cuts changes the
+    ways; they make the key small, so that rolls differing in dice the action cannot use, or
+    in dice it treats alike, share one answer (misses were most of legal()'s time, and
+    legal() most of the engine's)."""
+    if sum(c for _, _, c in sub) < sum(SYMBOLS[s].size for s in requires):
         return ()
-    sub = tuple(sig[i] for i in keep)
-    return tuple(tuple((i, n) for i, n in zip(keep, vec) if n)
+    return tuple(tuple((i, n) for i, n in enumerate(vec) if n)
                  for vec in combinations(requires, sub))
 
 
-def _fits(action: Action, groups: list[Group],
-          sig: tuple[tuple[str, str, int], ...] | None = None) -> Iterator[list[str]]:
-    """Every way to fill `action` from the grouped dice, as die ids in id order (legal() is
-    the engine's hot path: the practice opponent searches with it)."""
-    if sig is None:
-        sig = tuple((k[1], k[3], len(ids)) for k, ids in groups)
-    for picks in _ways(action.requires, sig):
-        chosen: list[str] = []
-        for i, n in picks:
-            chosen += groups[i][1][:n]
-        if len(chosen) > 1:
-            chosen.sort(key=num)
-        yield chosen
+@lru_cache(maxsize=1 << 14)
+def _fillable(board: str | None, dice: tuple[tuple[tuple[str, str], int], ...]) -> tuple[bool, ...]:
+    """Which actions of `board` (a super's name, None for the base board alone, "duo") some of
+    these dice can fill: ((kind, face), how many) in any grouping. Three actions in four have
+    no way in a typical roll, and the answer does not depend on die colours or ids, so one
+    lookup per legal() call spares those actions the search."""
+    actions = DUO_TABLE if board == "duo" else board_actions(board)
+    out = []
+    for action in actions:
+        need, stand_in = _stand_ins(action.requires)
+        merged: dict[tuple[str, str], int] = {}
+        for f, n in dice:
+            if f in stand_in:
+                f = stand_in[f]
+                merged[f] = min(need, merged.get(f, 0) + n)
+        sub = tuple((*f, n) for f, n in sorted(merged.items()))
+        out.append(bool(_ways(action.requires, sub)))
+    return tuple(out)
+
+
+class _Pool:
+    """Grouped dice, prepared once per legal() call for every action to read."""
+
+    __slots__ = ("groups", "ids", "faces", "counts", "dice")
+
+    def __init__(self, groups: list[Group]):
+        self.groups = groups
+        self.ids = [ids for _, ids in groups]
+        self.faces = [(k[1], k[3]) for k, _ in groups]
+        self.counts = [len(ids) for ids in self.ids]
+        merged: dict[tuple[str, str], int] = {}
+        for f, n in zip(self.faces, self.counts):
+            merged[f] = merged.get(f, 0) + n
+        self.dice = tuple(sorted(merged.items()))
+
+    def fits(self, requires: tuple[str, ...]) -> list[list[str]]:
+        """Every way to fill `requires` from these dice, as die ids in id order (legal() is
+        the engine's hot path: the practice opponent searches with it)."""
+        need, stand_in = _stand_ins(requires)
+        faces, counts, ids = self.faces, self.counts, self.ids
+        keep = [i for i, f in enumerate(faces) if f in stand_in]
+        sub = tuple([(*stand_in[faces[i]], counts[i] if counts[i] < need else need)
+                     for i in keep])
+        out = []
+        for picks in _ways(requires, sub):
+            if len(picks) == 1:
+                i, n = picks[0]
+                out.append(ids[keep[i]][:n])
+                continue
+            chosen: list[str] = []
+            for i, n in picks:
+                chosen += ids[keep[i]][:n]
+            out.append(in_order(chosen))
+        return out
 
 
 def _rest(groups: list[Group], used: list[str]) -> list[Group]:
@@ -435,12 +491,14 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
     mine = [d for d in g.dice_of(seat) if d not in placed]
     moves: list[str] = []
     own = _groups(g, mine, by_owner=False)
-    own_sig = tuple((k[1], k[3], len(ids)) for k, ids in own)
+    own_pool = _Pool(own)
     if not p["ko"]:
-        for action in g.actions_of(seat):
-            if action.name in p["board"] or (action.lock_in and action.name in p["locked_in"]):
+        board = p["super"]
+        for action, fillable in zip(board_actions(board), _fillable(board, own_pool.dice)):
+            if not fillable or action.name in p["board"] or (
+                    action.lock_in and action.name in p["locked_in"]):
                 continue
-            for ids in _fits(action, own, own_sig):
+            for ids in own_pool.fits(action.requires):
                 if action.effect == "reroll":
                     rest = _rest(own, ids)
                     head = f"{action.name.replace(' ', '').lower()} {' '.join(ids)} reroll"
@@ -462,12 +520,11 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
         duo = g.duo[p["team"]]
         pool = [d for s in team if s == seat or not g.seats[s]["locked"]
                 for d in g.dice_of(s) if d not in placed]
-        groups = _groups(g, pool, by_owner=True)
-        sig = tuple((k[1], k[3], len(ids)) for k, ids in groups)
-        for action in DUO_TABLE:
-            if action.name in duo:
+        duo_pool = _Pool(_groups(g, pool, by_owner=True))
+        for action, fillable in zip(DUO_TABLE, _fillable("duo", duo_pool.dice)):
+            if not fillable or action.name in duo:
                 continue
-            for ids in _fits(action, groups, sig):
+            for ids in duo_pool.fits(action.requires):
                 if action.one_each and len({g.dice[d]["owner"] for d in ids}) < 2:
                     continue
                 text = f"assign {action.name} {' '.join(ids)}"

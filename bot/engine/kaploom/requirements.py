@@ -178,41 +178,54 @@ def combinations(requires: tuple[str, ...],
     Dice of one class are interchangeable, so the listing stays small: one entry per distinct
     choice, not per permutation of die ids."""
     order = _order(requires)
+    syms = [requires[i] for i in order]
     counts = [c for _, _, c in classes]
     faces = [(k, f) for k, f, _ in classes]
+    n = len(classes)
+    # What each requirement accepts is read once per search, not at every node: on a cache
+    # miss the search is most of a legal() call.
+    steps = []
+    for k, sym in enumerate(syms):
+        same_as_prev = k > 0 and syms[k - 1] == sym
+        if SYMBOLS[sym].size == 1:
+            steps.append((True, same_as_prev,
+                          [c for c in range(n) if accepts(sym, (faces[c],))]))
+        else:
+            steps.append((False, same_as_prev,
+                          [(a, b) for a in range(n) for b in range(a, n)
+                           if accepts(sym, (faces[a], faces[b]))]))
     out: set[tuple[int, ...]] = set()
-    used = [0] * len(classes)
+    used = [0] * n
+    last = len(steps)
 
     def rec(k: int, floor: tuple[int, ...]) -> None:
-        if k == len(order):
+        if k == last:
             out.add(tuple(used))
             return
-        sym = requires[order[k]]
+        single, same_as_prev, cands = steps[k]
         # identical requirements next to each other: choose classes in non-decreasing order
-        same_as_prev = k > 0 and requires[order[k - 1]] == sym
-        if SYMBOLS[sym].size == 1:
+        if single:
             lo = floor[0] if same_as_prev else 0
-            for c in range(lo, len(classes)):
-                if used[c] < counts[c] and accepts(sym, (faces[c],)):
+            for c in cands:
+                if c >= lo and used[c] < counts[c]:
                     used[c] += 1
                     rec(k + 1, (c,))
                     used[c] -= 1
         else:
             lo = floor if same_as_prev and len(floor) == 2 else (0, 0)
-            for a in range(len(classes)):
-                for b in range(a, len(classes)):
-                    if (a, b) < lo:
+            for a, b in cands:
+                if (a, b) < lo:
+                    continue
+                if a == b:
+                    if used[a] + 2 > counts[a]:
                         continue
-                    need_a = 2 if a == b else 1
-                    if used[a] + need_a > counts[a] or (a != b and used[b] >= counts[b]):
-                        continue
-                    if not accepts(sym, (faces[a], faces[b])):
-                        continue
-                    used[a] += 1
-                    used[b] += 1
-                    rec(k + 1, (a, b))
-                    used[a] -= 1
-                    used[b] -= 1
+                elif used[a] >= counts[a] or used[b] >= counts[b]:
+                    continue
+                used[a] += 1
+                used[b] += 1
+                rec(k + 1, (a, b))
+                used[a] -= 1
+                used[b] -= 1
 
     rec(0, (0,))
     return tuple(sorted(out))
