@@ -324,7 +324,7 @@ def test_roster_card():
         assert name in pic.alt
     for name, _, _ in SPECIAL_TABLE.values():
         assert name in pic.alt
-    assert "Malice: STR d8 red, AGI d6 white, FOR d10 red, SMA d6 blue, CON d12 blue, LUCK —" \
+    assert "Malice: STR d8 red, AGI d6 white, FOR d10 red, SMA d8 blue, CON d12 blue, LUCK —" \
         in pic.alt
     assert render_roster().png == pic.png
 

@@ -1,12 +1,12 @@
 """Death by Dice: the seed's attack rules and every ruling, played move by move.
 
 Boards used below (rulings, "Characters"; colour letters R B G W):
-    Malice      STR d8 R, AGI d6 W, FOR d10 R, SMA d6 B, CON d12 B, LUCK —    Cheap Shot
+    Malice      STR d8 R, AGI d6 W, FOR d10 R, SMA d8 B, CON d12 B, LUCK —    Cheap Shot
     Mayhem      STR d12 R, AGI d8 R, FOR d8 W, SMA —, CON d8 G, LUCK d10 G    Rampage
     Accountant  STR d4 W, AGI d6 B, FOR d6 W, SMA d12 B, CON d10 B, LUCK d8 W Cook the Books
     Knuckles    STR d10 R, AGI d4 W, FOR d12 R, SMA —, CON d6 W, LUCK d8 R    Thick Skull
-    Lucky Lou   STR d4 W, AGI d8 G, FOR d4 W, SMA —, CON d8 G, LUCK d20 G     Loaded Dice
-    Madame Vex  STR —, AGI d10 B, FOR d6 W, SMA d10 B, CON d12 R, LUCK d6 R   Misdirection
+    Lucky Lou   STR d4 W, AGI d8 G, FOR d4 W, SMA —, CON d8 G, LUCK d12 G     Loaded Dice
+    Madame Vex  STR —, AGI d10 B, FOR d8 W, SMA d10 B, CON d12 R, LUCK d8 R   Misdirection
 """
 from __future__ import annotations
 
@@ -82,10 +82,12 @@ MAYHEM = "STR=10 AGI=6 FOR=5 CON=7 LUCK=8"          # total 36
 def test_roster_is_the_rulings_table():
     assert ROSTER_NAMES == ("Malice", "Mayhem", "The Accountant", "Knuckles", "Lucky Lou",
                             "Madame Vex")
-    assert CHARACTER_TABLE[0] == ("Malice", "d8 R", "d6 W", "d10 R", "d6 B", "d12 B", "—",
+    assert CHARACTER_TABLE[0] == ("Malice", "d8 R", "d6 W", "d10 R", "d8 B", "d12 B", "—",
                                   "cheap-shot")
-    assert CHARACTER_TABLE[5] == ("Madame Vex", "—", "d10 B", "d6 W", "d10 B", "d12 R",
-                                  "d6 R", "misdirection")
+    assert CHARACTER_TABLE[4] == ("Lucky Lou", "d4 W", "d8 G", "d4 W", "—", "d8 G",
+                                  "d12 G", "loaded-dice")
+    assert CHARACTER_TABLE[5] == ("Madame Vex", "—", "d10 B", "d8 W", "d10 B", "d12 R",
+                                  "d8 R", "misdirection")
     g = new("The Accountant,Knuckles")
     assert g.fighters[0]["dice"] == {"STR": 4, "AGI": 6, "FOR": 6, "SMA": 12, "CON": 10,
                                      "LUCK": 8}
@@ -128,39 +130,39 @@ def test_setup_is_secret_until_everyone_confirms():
     events = g.apply(CHANCE, "roll 5 3 4 2 9 10 6 5 7 8")
     private = [e for e in events if not e.public]
     assert [e.to for e in private] == [(0,), (1,)]
-    assert "d8 5, d6 3, d10 4, d6 2, d12 9" in private[0].text
+    assert "d8 5, d6 3, d10 4, d8 2, d12 9" in private[0].text
     public = [e for e in events if e.public]
     assert all("d8 5" not in e.text and "rolled" not in e.data for e in public)
     assert g.actors() == [0, 1]
-    # Malice may swap her two d6 values (AGI, SMA) and nothing else.
-    assert sorted(g.legal(0)) == ["setup STR=5 AGI=2 FOR=4 SMA=3 CON=9",
+    # Malice may swap her two d8 values (STR, SMA) and nothing else.
+    assert sorted(g.legal(0)) == ["setup STR=2 AGI=3 FOR=4 SMA=5 CON=9",
                                   "setup STR=5 AGI=3 FOR=4 SMA=2 CON=9"]
     assert len(g.legal(1)) == 6          # Mayhem's three d8 values: 3! ways
-    events = g.apply(0, "setup STR=5 AGI=2 FOR=4 SMA=3 CON=9")
+    events = g.apply(0, "setup STR=2 AGI=3 FOR=4 SMA=5 CON=9")
     assert g.actors() == [1]
     public = json.dumps([e.to_json() for e in events if e.public])
-    assert "SMA=3" not in public and "AGI" not in public
+    assert "SMA=5" not in public and "AGI" not in public
     for seen_by in (None, 1):
         v = g.view(seen_by)
         assert all(c["value"] is None for c in v["fighters"][0]["board"])
         assert v["fighters"][0]["total"] is None
         assert v["fighters"][0]["ready"] is True
-        assert "SMA=3" not in g.text(seen_by) and "d6 2" not in g.text(seen_by)
+        assert "SMA=5" not in g.text(seen_by) and "d8 2" not in g.text(seen_by)
         assert "5, 3, 4" not in json.dumps(v)
     mine = g.view(0)["you"]["setup"][0]
     assert mine["rolled"] == [{"die": 8, "value": 5}, {"die": 6, "value": 3},
-                              {"die": 10, "value": 4}, {"die": 6, "value": 2},
+                              {"die": 10, "value": 4}, {"die": 8, "value": 2},
                               {"die": 12, "value": 9}]
-    assert mine["arranged"] == {"STR": 5, "AGI": 2, "FOR": 4, "SMA": 3, "CON": 9}
+    assert mine["arranged"] == {"STR": 2, "AGI": 3, "FOR": 4, "SMA": 5, "CON": 9}
     assert g.view(1)["you"]["setup"][0]["character"] == "Mayhem"
     assert all(s["fighter"] != "@1" for s in g.view(1)["you"]["setup"])
     # An error to @2 must not mention @1's secret values.
     with pytest.raises(IllegalMoveError) as err:
         g.apply(1, "setup STR=5 AGI=2 FOR=4 CON=9 LUCK=3")
-    assert "SMA=3" not in str(err.value)
+    assert "SMA=5" not in str(err.value)
     events = g.apply(1, "setup STR=10 AGI=6 FOR=5 CON=7 LUCK=8")
-    assert "Malice (Player 1) set up: STR 5, AGI 2, FOR 4, SMA 3, CON 9 (total 23)." in texts(events)
-    assert g.view(None)["fighters"][0]["board"][3]["value"] == 3
+    assert "Malice (Player 1) set up: STR 2, AGI 3, FOR 4, SMA 5, CON 9 (total 23)." in texts(events)
+    assert g.view(None)["fighters"][0]["board"][3]["value"] == 5
     assert g.view(None)["order"] == ["Malice (Player 1)", "Mayhem (Player 2)"]   # lowest total first
     assert g.stage == "declare" and g.actors() == [0]
 
@@ -169,10 +171,10 @@ def test_setup_errors():
     g = new()
     g.apply(CHANCE, "roll 5 3 4 2 9 10 6 5 7 8")
     before = g.to_json()
-    with pytest.raises(IllegalMoveError, match="d6 dice rolled 2, 3; you placed 2, 2"):
-        g.apply(0, "setup STR=5 AGI=2 FOR=4 SMA=2 CON=9")
-    with pytest.raises(IllegalMoveError, match="d8 dice rolled 5; you placed 4"):
-        g.apply(0, "setup STR=4 AGI=3 FOR=5 SMA=2 CON=9")
+    with pytest.raises(IllegalMoveError, match="d8 dice rolled 2, 5; you placed 5, 5"):
+        g.apply(0, "setup STR=5 AGI=3 FOR=4 SMA=5 CON=9")
+    with pytest.raises(IllegalMoveError, match="d10 dice rolled 4; you placed 5"):
+        g.apply(0, "setup STR=5 AGI=3 FOR=5 SMA=2 CON=9")
     with pytest.raises(IllegalMoveError, match="no die on LUCK"):
         g.apply(0, "setup STR=5 AGI=3 FOR=4 SMA=2 CON=9 LUCK=1")
     with pytest.raises(IllegalMoveError, match="missing: CON"):
