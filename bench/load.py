@@ -11,6 +11,7 @@ and the same under `load.at_100k_finished.*` for a store that already holds 100k
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import resource
@@ -71,13 +72,15 @@ class Meter:
         for key, handler in list(fake._routes.items()):
             fake._routes[key] = self._timed(handler)
         db = getattr(store, "db", None)
-        if db is not None and hasattr(db, "execute"):
-            execute = db.execute
+        for name in ("execute", "execute_fetchall"):
+            if db is not None and hasattr(db, name):
+                setattr(db, name, self._counted(getattr(db, name)))
 
-            def counted(*args, **kwargs):
-                self.statements += 1
-                return execute(*args, **kwargs)
-            db.execute = counted
+    def _counted(self, execute):
+        def counted(*args, **kwargs):
+            self.statements += 1
+            return execute(*args, **kwargs)
+        return counted
 
     def _timed(self, handler):
         def timed(req):
@@ -142,6 +145,11 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 known[played.row.id] = (played.row, played.game)
             pids = rendering.worker_pids()
             memory = _rss_mb() + sum(_rss_mb(p) for p in pids)
+            # The bench's own copies of the games are no part of the bot: the garbage
+            # collector should not walk them as it walks the bot's objects (the bot froze its
+            # own at start).
+            gc.collect()
+            gc.freeze()
             meter = Meter(fake, bot.store)
             steps = []
             for rate in rates:
@@ -190,6 +198,7 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                                       meter.serving * 1000 / per, 2)}})
         finally:
             await fake.stop(check=False)
+            gc.unfreeze()
     at_50 = next((s for s in steps if s["offered_per_s"] == 50), steps[-1])
     return {"load.steps": steps,
             "load.saturation_moves_per_s": max(s["done_per_s"] for s in steps),

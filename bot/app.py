@@ -1,6 +1,7 @@
 """The Bot: opens the store, loads the cogs, registers the persistent buttons, resumes games."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.util
 import json
@@ -91,6 +92,12 @@ class RefereeBot(commands.Bot):
         log.info("resumed %d open game(s)", resumed)
         if self.sync_on_start:
             await self.sync_commands()
+        if getattr(self.settings, "freeze_boot_heap", False):
+            # What is alive now (modules, discord.py's state, the cogs) lives as long as the
+            # process: taken out of the garbage collector's view, a full collection no longer
+            # walks it, which under load was a pause of 100-250 ms in every few hundred moves.
+            gc.collect()
+            gc.freeze()
 
     def tree_payload(self) -> list[dict]:
         return [c.to_dict(self.tree) for c in self.tree.get_commands()]

@@ -47,6 +47,10 @@ class Settings:
     # bot's own process). load_settings defaults it to the CPU count on a multi-core machine;
     # built directly (tests, offline tools) it stays 0, which starts no processes.
     render_processes: int = 0
+    # The running bot (load_settings) takes its start-up heap out of the garbage collector's
+    # view once started (bot/app.py); a process that starts many bots (the tests) must not,
+    # or every old bot would stay in memory.
+    freeze_boot_heap: bool = False
 
     @property
     def database(self) -> str:
@@ -117,7 +121,7 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
     read_messages = _switch("READ_MESSAGES", values.get("READ_MESSAGES", ""))
     render = _render_processes(values.get("RENDER_PROCESSES", "").strip())
     return Settings(token, db, guild, level, timer, database_url, shard_count, shard_ids,
-                    read_messages, render)
+                    read_messages, render, freeze_boot_heap=True)
 
 
 def default_render_processes() -> int:

@@ -65,12 +65,14 @@ class Counted:
 
     def __init__(self, store: Store):
         self.sql: list[str] = []
-        execute = store.db.execute
+        for name in ("execute", "execute_fetchall"):
+            setattr(store.db, name, self._counted(getattr(store.db, name)))
 
+    def _counted(self, execute):
         def counted(sql, *args, **kwargs):
             self.sql.append(re.sub(r"\s+", " ", sql).strip())
             return execute(sql, *args, **kwargs)
-        store.db.execute = counted
+        return counted
 
 
 async def test_a_move_reads_the_game_row_once(tmp_path):

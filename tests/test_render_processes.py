@@ -86,3 +86,22 @@ async def test_tests_and_tools_draw_in_a_thread_by_default(tmp_path):
         assert rendering.picture._pool is None
     finally:
         await fake.stop()
+
+
+def test_the_running_bot_freezes_its_start_up_heap_and_tests_do_not(tmp_path):
+    from conftest import make_settings
+    base = {"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "a.db")}
+    assert load_settings(base, dotenv=None).freeze_boot_heap is True
+    assert make_settings(tmp_path / "b.db").freeze_boot_heap is False
+
+
+async def test_a_frozen_start_up_heap_is_out_of_the_collectors_view(tmp_path):
+    import gc
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    fake = await boot(tmp_path / "f.db", freeze_boot_heap=True)
+    try:
+        assert gc.get_freeze_count() > 0
+    finally:
+        await fake.stop()
+        gc.unfreeze()

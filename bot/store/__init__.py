@@ -448,13 +448,16 @@ class Store:
         async with self._turn():
             return (await self.db.execute(sql, args)).rowcount
 
+    # A query and its rows in one trip to the database thread (execute, then fetch, was two:
+    # each trip is a hand-over between threads, and a move makes many).
     async def _one(self, sql: str, args: tuple | dict = ()) -> Any:
         async with self._turn():
-            return await (await self.db.execute(sql, args)).fetchone()
+            rows = await self.db.execute_fetchall(sql, args)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, args: tuple | dict = ()) -> list[Any]:
         async with self._turn():
-            return list(await (await self.db.execute(sql, args)).fetchall())
+            return list(await self.db.execute_fetchall(sql, args))
 
     async def _insert(self, sql: str, args: tuple = ()) -> int:
         """An INSERT ... RETURNING id: the new row's id."""
