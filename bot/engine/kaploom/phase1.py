@@ -17,7 +17,7 @@ from . import phase2
 from .data import ALL_ACTIONS, DUO_TABLE, FACE_NAMES, Action, board_actions
 from .dice import describe, in_order, signature
 from .notation import action_named, die_id, is_die
-from .requirements import ACTION, SYMBOLS, TRAIT, accepts, combinations, match
+from .requirements import DIE_FACES, SYMBOLS, accepts, can_fill, combinations, match
 
 if TYPE_CHECKING:
     from .game import Kaploom
@@ -372,10 +372,6 @@ def _groups(g: "Kaploom", ids: list[str], by_owner: bool) -> list[Group]:
     return list(groups.items())
 
 
-# Every face a die can show, by kind: what a requirement is tested against.
-_DIE_FACES = tuple((kind, face) for kind in (TRAIT, ACTION) for face in FACE_NAMES)
-
-
 @lru_cache(maxsize=None)
 def _stand_ins(requires: tuple[str, ...]) -> tuple[int, dict[tuple[str, str], tuple[str, str]]]:
     """How many dice an action takes, and for each (kind, face) a die may show that can fill
@@ -392,13 +388,13 @@ def _stand_ins(requires: tuple[str, ...]) -> tuple[int, dict[tuple[str, str], tu
             if SYMBOLS[s].size == 1:
                 out.append(accepts(s, (die,)))
             else:
-                out += [accepts(s, (die, other)) for other in _DIE_FACES]
-                out += [accepts(s, (other, die)) for other in _DIE_FACES]
+                out += [accepts(s, (die, other)) for other in DIE_FACES]
+                out += [accepts(s, (other, die)) for other in DIE_FACES]
         return tuple(out)
 
     first: dict[tuple[bool, ...], tuple[str, str]] = {}
     stand_in = {}
-    for die in _DIE_FACES:
+    for die in DIE_FACES:
         b = behaviour(die)
         if any(b):
             stand_in[die] = first.setdefault(b, die)
@@ -435,8 +431,8 @@ def _fillable(board: str | None, dice: tuple[tuple[tuple[str, str], int], ...]) 
             if f in stand_in:
                 f = stand_in[f]
                 merged[f] = min(need, merged.get(f, 0) + n)
-        sub = tuple((*f, n) for f, n in sorted(merged.items()))
-        out.append(bool(_ways(action.requires, sub)))
+        sub = tuple([(*f, n) for f, n in sorted(merged.items())])
+        out.append(sum(merged.values()) >= need and can_fill(action.requires, sub))
     return tuple(out)
 
 

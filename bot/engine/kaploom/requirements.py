@@ -169,6 +169,20 @@ def match(name: str, requires: Sequence[str], dice: Sequence[tuple[str, str, str
     return Fit(False, reason=text)
 
 
+# Every face a die can show, by kind.
+DIE_FACES: tuple[DieFace, ...] = tuple((kind, face) for kind in (TRAIT, ACTION)
+                                       for face in FACE_NAMES)
+
+
+@lru_cache(maxsize=None)
+def _accepted(symbol: str) -> frozenset:
+    """Everything `symbol` accepts: (kind, face) for one die, a pair of them for two, so the
+    searches below test set membership instead of calling `accepts`."""
+    if SYMBOLS[symbol].size == 1:
+        return frozenset(d for d in DIE_FACES if accepts(symbol, (d,)))
+    return frozenset((a, b) for a in DIE_FACES for b in DIE_FACES if accepts(symbol, (a, b)))
+
+
 @lru_cache(maxsize=1 << 17)
 def combinations(requires: tuple[str, ...],
                  classes: tuple[tuple[str, str, int], ...]) -> tuple[tuple[int, ...], ...]:
@@ -177,6 +191,17 @@ def combinations(requires: tuple[str, ...],
 
     Dice of one class are interchangeable, so the listing stays small: one entry per distinct
     choice, not per permutation of die ids."""
+    return tuple(sorted(_search(requires, classes, False)))
+
+
+@lru_cache(maxsize=1 << 16)
+def can_fill(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...]) -> bool:
+    """Whether some of these dice fill `requires` (the search stops at the first way)."""
+    return bool(_search(requires, classes, True))
+
+
+def _search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...],
+            first: bool) -> set[tuple[int, ...]]:
     order = _order(requires)
     syms = [requires[i] for i in order]
     counts = [c for _, _, c in classes]
@@ -187,21 +212,22 @@ def combinations(requires: tuple[str, ...],
     steps = []
     for k, sym in enumerate(syms):
         same_as_prev = k > 0 and syms[k - 1] == sym
+        ok = _accepted(sym)
         if SYMBOLS[sym].size == 1:
-            steps.append((True, same_as_prev,
-                          [c for c in range(n) if accepts(sym, (faces[c],))]))
+            steps.append((True, same_as_prev, [c for c in range(n) if faces[c] in ok]))
         else:
             steps.append((False, same_as_prev,
                           [(a, b) for a in range(n) for b in range(a, n)
-                           if accepts(sym, (faces[a], faces[b]))]))
+                           if (faces[a], faces[b]) in ok]))
     out: set[tuple[int, ...]] = set()
     used = [0] * n
     last = len(steps)
 
-    def rec(k: int, floor: tuple[int, ...]) -> None:
+    def rec(k: int, floor: tuple[int, ...]) -> bool:
+        """True: stop searching (`first` and a way was found)."""
         if k == last:
             out.add(tuple(used))
-            return
+            return first
         single, same_as_prev, cands = steps[k]
         # identical requirements next to each other: choose classes in non-decreasing order
         if single:
@@ -209,7 +235,8 @@ def combinations(requires: tuple[str, ...],
             for c in cands:
                 if c >= lo and used[c] < counts[c]:
                     used[c] += 1
-                    rec(k + 1, (c,))
+                    if rec(k + 1, (c,)):
+                        return True
                     used[c] -= 1
         else:
             lo = floor if same_as_prev and len(floor) == 2 else (0, 0)
@@ -223,9 +250,11 @@ def combinations(requires: tuple[str, ...],
                     continue
                 used[a] += 1
                 used[b] += 1
-                rec(k + 1, (a, b))
+                if rec(k + 1, (a, b)):
+                    return True
                 used[a] -= 1
                 used[b] -= 1
+        return False
 
     rec(0, (0,))
-    return tuple(sorted(out))
+    return out
