@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from . import practice
 from .engine import load
 from .engine.core import RuleError
 from .names import plain_name, safe_name
@@ -58,12 +59,12 @@ class Lobby:
         """`/<game> challenge`: with an opponent, a challenge; without, an open table (for
         exactly `players` when given, e.g. a 2 vs 2). `note` stays under the table's text."""
         cls = load(kind)
-        if interaction.guild is None:
-            raise RuleError("Games are played in a server channel, not in direct messages.")
-        channel = interaction.channel
-        home = channel.parent if isinstance(channel, discord.Thread) else channel
-        if not isinstance(home, discord.TextChannel):
-            raise RuleError("Start games in a text channel: each game gets its own thread there.")
+        home = self._home(interaction)
+        me = self.bot.user
+        if opponent is not None and me is not None and opponent.id == me.id:
+            # "Challenge the bot": it accepts at once, as a practice game at the usual level.
+            await self.practice(interaction, kind, practice.DEFAULT_LEVEL, None, options)
+            return
         options = cls.parse_options(options)  # OptionError: a clear message, nothing created
         host = interaction.user
         if opponent is not None:
@@ -174,27 +175,10 @@ class Lobby:
         if accepting is not None and accepting not in ch["joined"]:
             ch["joined"] = ch["joined"] + [accepting]
         await interaction.response.defer()
-        title = load(ch["kind"]).TITLE
-        channel = self.bot.get_channel(ch["channel_id"]) or await self.bot.fetch_channel(
-            ch["channel_id"])
-        seat_names = [safe_name(await self._name(interaction, u)) for u in ch["joined"]]
-        names = " vs ".join(plain_name(n) for n in seat_names)
         try:
-            thread = await channel.create_thread(
-                name=f"{title}: {names}"[:100], type=discord.ChannelType.public_thread,
-                auto_archive_duration=1440)
-        except discord.Forbidden:
-            await self.store.update_challenge(ch["id"], status="open")
-            raise RuleError("I can't create a thread in this channel. Give me the Create Public "
-                            "Threads and Send Messages in Threads permissions, then try again.")
-        try:
-            cog = getattr(self.bot, "game_cogs", {}).get(ch["kind"])
-            options = ch["options"]
-            if cog is not None:
-                options = await cog.prepare_options(dict(options), list(ch["joined"]))
-            played = await self.bot.tables.create(
-                ch["kind"], ch["joined"], options, guild_id=ch["guild_id"],
-                channel_id=ch["channel_id"], thread_id=thread.id, names=seat_names)
+            played, thread = await self.open_game(interaction, ch["kind"], ch["joined"],
+                                                  ch["options"], guild_id=ch["guild_id"],
+                                                  channel_id=ch["channel_id"])
         except Exception:
             await self.store.update_challenge(ch["id"], status="open")
             raise
@@ -204,6 +188,83 @@ class Lobby:
         await interaction.edit_original_response(
             content=self.challenge_text(ch) + f"\n✅ Game #{played.row.id} is on in "
             f"{thread.mention}!", view=None)
+
+    async def open_game(self, interaction: discord.Interaction, kind: str, players: list[int],
+                        options: dict[str, Any], *, guild_id: int | None, channel_id: int,
+                        names: list[str] | None = None, extra: dict[str, Any] | None = None,
+                        label: str = "") -> tuple[Any, discord.Thread]:
+        """The one way a game starts: its public thread in the channel, the seats' names, the
+        cog's last word on the options, the table's first state and first publish. `names`:
+        the seats' names when they are not the players' display names (the bot's seats);
+        `label` follows the players' names in the thread's title."""
+        title = load(kind).TITLE
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        seat_names = names or [safe_name(await self._name(interaction, u)) for u in players]
+        who = " vs ".join(plain_name(n) for n in seat_names)
+        try:
+            thread = await channel.create_thread(
+                name=f"{title}: {who}{label}"[:100], type=discord.ChannelType.public_thread,
+                auto_archive_duration=1440)
+        except discord.Forbidden:
+            raise RuleError("I can't create a thread in this channel. Give me the Create Public "
+                            "Threads and Send Messages in Threads permissions, then try again.")
+        cog = getattr(self.bot, "game_cogs", {}).get(kind)
+        if cog is not None:
+            options = await cog.prepare_options(dict(options), list(players))
+        played = await self.bot.tables.create(
+            kind, list(players), options, guild_id=guild_id, channel_id=channel_id,
+            thread_id=thread.id, names=seat_names, extra=extra)
+        return played, thread
+
+    # ---- practice: the bot takes the other seats ------------------------------------------------
+    async def practice(self, interaction: discord.Interaction, kind: str, level: str | None,
+                       players: int | None, options: dict[str, Any] | None = None) -> None:
+        """`/<game> practice` (and a challenge naming the bot): the caller in seat 1, the bot
+        in every other seat, in a thread of its own like any game. Die-Men is simulated."""
+        cls = load(kind)
+        home = self._home(interaction)
+        level = practice.check_level(level)
+        n = practice.check_players(kind, players)
+        options = practice.check_options(kind, n, practice.practice_options(kind, n, options))
+        me = self.bot.user
+        person = interaction.user
+        if person.bot:
+            raise RuleError("Bots don't play dice.")
+        mine = [r for r in await self.store.games_of_user(person.id)
+                if r.extra.get(practice.PRACTICE_KEY) and me.id in r.players]
+        if len(mine) >= practice.MAX_OPEN:
+            raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
+                            f"{practice.MAX_OPEN}). Finish one, or resign it with "
+                            "`/games resign`, then start another.")
+        perms = home.permissions_for(home.guild.me)
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            raise RuleError("I can't create a thread in this channel. Give me the Create Public "
+                            "Threads and Send Messages in Threads permissions, then try again.")
+        # Thinking, privately: the thread is the public part, and a late refusal stays private.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
+        names = [safe_name(person.display_name)] + (
+            [bot_name] if n == 2 else [f"{bot_name} {i}" for i in range(1, n)])
+        played, thread = await self.open_game(
+            interaction, kind, [person.id] + [me.id] * (n - 1), options,
+            guild_id=interaction.guild_id, channel_id=home.id, names=names,
+            extra={practice.PRACTICE_KEY: level}, label=" (practice)")
+        simulated = (" Flicks are simulated: I can't flick a real die."
+                     if kind == "diemen" else "")
+        await interaction.followup.send(
+            f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: game #{played.row.id} "
+            f"is on in {thread.mention}.{simulated} Good luck!", ephemeral=True)
+
+    @staticmethod
+    def _home(interaction: discord.Interaction) -> discord.TextChannel:
+        """The text channel a new game's thread goes in (the parent, when asked in a thread)."""
+        if interaction.guild is None:
+            raise RuleError("Games are played in a server channel, not in direct messages.")
+        channel = interaction.channel
+        home = channel.parent if isinstance(channel, discord.Thread) else channel
+        if not isinstance(home, discord.TextChannel):
+            raise RuleError("Start games in a text channel: each game gets its own thread there.")
+        return home
 
     @staticmethod
     async def _name(interaction: discord.Interaction, user_id: int) -> str:
@@ -258,7 +319,9 @@ class Lobby:
         open_ = await self.store.open_challenges()
         if open_:
             self._arm(open_[0]["id"], open_[0]["expires_at"])
+        # A practice game the bot must move in: its answer was lost with the last process.
+        await practice.resume(self.bot)
         return len(open_)
 
     def close(self) -> None:
-        return None
+        practice.close(self.bot)
