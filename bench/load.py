@@ -65,22 +65,20 @@ class Meter:
     server answering requests both run on the bot's event loop, which a real bot would not
     carry. Also counts SQL statements sent to the database."""
 
-    def __init__(self, fake, store) -> None:
+    def __init__(self, fake) -> None:
         self.choosing = 0.0
         self.serving = 0.0
         self.statements = 0
         for key, handler in list(fake._routes.items()):
             fake._routes[key] = self._timed(handler)
-        db = getattr(store, "db", None)
-        for name in ("execute", "execute_fetchall"):
-            if db is not None and hasattr(db, name):
-                setattr(db, name, self._counted(getattr(db, name)))
 
-    def _counted(self, execute):
-        def counted(*args, **kwargs):
-            self.statements += 1
-            return execute(*args, **kwargs)
-        return counted
+    async def count_statements(self, store) -> None:
+        """Count what the SQLite connection runs (its trace sees statements sent together)."""
+        if getattr(store, "backend", "") == "sqlite":
+            await store.db.set_trace_callback(self._statement)
+
+    def _statement(self, _sql: str) -> None:
+        self.statements += 1
 
     def _timed(self, handler):
         def timed(req):
@@ -150,7 +148,8 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
             # own at start).
             gc.collect()
             gc.freeze()
-            meter = Meter(fake, bot.store)
+            meter = Meter(fake)
+            await meter.count_statements(bot.store)
             steps = []
             for rate in rates:
                 latencies: list[float] = []

@@ -333,6 +333,10 @@ def unpack_record(blob: bytes) -> list[tuple[str, str]]:
 
 
 _EXTRA_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_EVENT_SQL = ("INSERT INTO events (game_id, version, actor, move, created_at)"
+              " VALUES (?, ?, ?, ?, ?)")
+_OUTBOX_SQL = ("INSERT INTO outbox (game_id, version, cause, by_user, entries, publish_after,"
+               " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
 
 class Store:
@@ -503,9 +507,7 @@ class Store:
                       now: float) -> int:
         for entry in entries:
             version += 1
-            await self._exec(
-                "INSERT INTO events (game_id, version, actor, move, created_at)"
-                " VALUES (?, ?, ?, ?, ?)", (game_id, version, entry.actor_text, entry.move, now))
+            await self._exec(_EVENT_SQL, (game_id, version, entry.actor_text, entry.move, now))
         return version
 
     async def get_game(self, game_id: int) -> GameRow | None:
@@ -523,27 +525,34 @@ class Store:
         `cause`, an outbox row for the publishing commits too. `row` (the game as the caller
         read it) saves reading it again for results. Returns the new version."""
         now = time.time() if now is None else now
+        new_version = seen_version + len(entries)
+        # An unchanged deadline is the same clock: keep its start and its reminder.
+        if status != "active" or deadline is None:
+            due = "NULL"
+        elif deadline_kind != "turn":
+            due = "?1"
+        else:
+            due = ("CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN (CASE WHEN reminded = 1"
+                   " THEN ?1 ELSE COALESCE(timer_start, updated_at) + (?1 - COALESCE("
+                   "timer_start, updated_at)) / 2 END) ELSE ?4 + (?1 - ?4) / 2 END")
+        update = ("UPDATE games SET"
+                  " reminded=CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN reminded ELSE 0 END,"
+                  " timer_start=CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN timer_start"
+                  " ELSE ?4 END,"
+                  f" due_at={due},"
+                  " state=?5, version=?6, status=?7, deadline=?1, deadline_kind=?2,"
+                  " updated_at=?4 WHERE id=?3 AND version=?8 AND status='active'")
+        update_args = (deadline, deadline_kind, game_id, now, json.dumps(state), new_version,
+                       status, seen_version)
+        if status == "active" and not results and self._one_trip_possible():
+            await self._commit_in_one_trip(update, update_args, [
+                (game_id, seen_version + i + 1, e.actor_text, e.move, now)
+                for i, e in enumerate(entries)],
+                None if cause is None else self._outbox_args(game_id, new_version, cause, by,
+                                                             entries, now), game_id)
+            return new_version
         async with self.transaction():
-            new_version = seen_version + len(entries)
-            # An unchanged deadline is the same clock: keep its start and its reminder.
-            if status != "active" or deadline is None:
-                due = "NULL"
-            elif deadline_kind != "turn":
-                due = "?1"
-            else:
-                due = ("CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN (CASE WHEN reminded = 1"
-                       " THEN ?1 ELSE COALESCE(timer_start, updated_at) + (?1 - COALESCE("
-                       "timer_start, updated_at)) / 2 END) ELSE ?4 + (?1 - ?4) / 2 END")
-            changed = await self._exec(
-                "UPDATE games SET"
-                " reminded=CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN reminded ELSE 0 END,"
-                " timer_start=CASE WHEN deadline IS NOT DISTINCT FROM ?1 THEN timer_start"
-                " ELSE ?4 END,"
-                f" due_at={due},"
-                " state=?5, version=?6, status=?7, deadline=?1, deadline_kind=?2, updated_at=?4"
-                " WHERE id=?3 AND version=?8 AND status='active'",
-                (deadline, deadline_kind, game_id, now, json.dumps(state), new_version, status,
-                 seen_version))
+            changed = await self._exec(update, update_args)
             if changed != 1:
                 raise StaleVersion(game_id)
             await self._append(game_id, seen_version, entries, now)
@@ -559,6 +568,45 @@ class Store:
                     guild_id, kind = row.guild_id, row.kind
                 await self._results(game_id, guild_id, kind, results, now)
         return new_version
+
+    # ---- a move in one trip (SQLite) -------------------------------------------------------------
+    # The running game's usual move is one transaction of a few statements. Sent one by one,
+    # each is a trip to the database thread and back through the event loop, and the
+    # connection (one transaction at a time) stays held for all of them: under load, when the
+    # loop answers late, that held connection was what limited moves per second. The same
+    # statements run here as one call in the database thread. This uses aiosqlite's way of
+    # running a function in its thread (`_execute`, present in every version the project
+    # allows); without it the statements go one by one as before.
+    def _one_trip_possible(self) -> bool:
+        # Not inside a transaction this task already holds: that one commits as a whole.
+        return (self.backend == "sqlite" and callable(getattr(self.db, "_execute", None))
+                and self._owner is not asyncio.current_task())
+
+    async def _commit_in_one_trip(self, update: str, update_args: tuple, events: list[tuple],
+                                  outbox: tuple | None, game_id: int) -> None:
+        db = self.db
+
+        def commit() -> int:
+            conn = db._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                changed = conn.execute(update, update_args).rowcount
+                if changed == 1:
+                    conn.executemany(_EVENT_SQL, events)
+                    if outbox is not None:
+                        conn.execute(_OUTBOX_SQL, outbox)
+                    conn.execute("COMMIT")
+                else:
+                    conn.execute("ROLLBACK")
+                return changed
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        async with self._turn():
+            changed = await db._execute(commit)
+        if changed != 1:
+            raise StaleVersion(game_id)
 
     async def _results(self, game_id: int, guild_id: int | None, kind: str,
                        results: dict[int, str], now: float) -> None:
@@ -790,12 +838,14 @@ class Store:
 
     async def _outbox(self, game_id: int, version: int, cause: str, by: int | None,
                       entries: Iterable[Entry], now: float) -> None:
-        await self._exec(
-            "INSERT INTO outbox (game_id, version, cause, by_user, entries, publish_after,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, version, cause, by, json.dumps(
-                [[e.actor if isinstance(e.actor, str) else e.actor, e.move, e.events]
-                 for e in entries]), now + self.OUTBOX_GRACE, now))
+        await self._exec(_OUTBOX_SQL, self._outbox_args(game_id, version, cause, by, entries,
+                                                        now))
+
+    def _outbox_args(self, game_id: int, version: int, cause: str, by: int | None,
+                     entries: Iterable[Entry], now: float) -> tuple:
+        return (game_id, version, cause, by, json.dumps(
+            [[e.actor if isinstance(e.actor, str) else e.actor, e.move, e.events]
+             for e in entries]), now + self.OUTBOX_GRACE, now)
 
     async def published(self, game_id: int, version: int) -> None:
         """The move at `version` (and anything older) is published."""
