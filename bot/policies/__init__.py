@@ -180,46 +180,83 @@ class EasyPolicy(NormalPolicy):
 
 
 class HardPolicy:
-    """Determinized Monte Carlo: `budget` play-outs per decision, each on a freshly sampled
-    game (hidden parts re-drawn), shared among the most promising moves by UCB1; a play-out
-    goes `plies` moves deep with plain moves, and is scored by the game's evaluation."""
+    """Determinized Monte Carlo with common dice: `budget` times, a game is rebuilt from the
+    seat's record with the hidden parts freshly sampled and one seed is drawn for the dice to
+    come; every candidate move (the `width` best by the normal player's judgement) is played
+    out on that same game with those same dice, `plies` moves deep, and scored. Sharing the
+    sample and the dice between candidates compares the moves, not the luck of their rolls.
+    Play-outs follow the game's normal plan (`decide`) for every seat where the game has one,
+    otherwise plain moves with each seat finishing its turn greedily."""
 
     name = "hard"
-    budget = 160
-    width = 12
+    budget = 24
+    width = 6
     plies = 24
 
     def __init__(self, seen: Seen):
         self.seen = seen
         self.screen = NormalPolicy(seen)
-        for k, v in getattr(_module(seen.kind), "HARD", {}).items():
+        self.mod = _module(seen.kind)
+        for k, v in getattr(self.mod, "HARD", {}).items():
             setattr(self, k, v)
+
+    def candidates(self, legal: list[str], rng: random.Random) -> list[str]:
+        """The moves worth searching, best first by the normal player's judgement."""
+        rank = getattr(self.mod, "rank", None)
+        if rank is not None:
+            ranked = rank(self.seen.determinize(rng), self.seen.seat, legal, rng)
+            if ranked:
+                return ranked[:self.width]
+        first = self.screen.values(legal, rng)
+        if not first:
+            return list(legal[:self.width])
+        return sorted(first, key=lambda m: (-first[m], m))[:self.width]
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         legal = playable(legal)
         if len(legal) == 1:
             return legal[0]
         seat = self.seen.seat
-        first = self.screen.values(legal, rng)
-        if not first:
-            return rng.choice(legal)
-        cands = sorted(first, key=lambda m: (-first[m], m))[:self.width]
-        n = {m: 1 for m in cands}
-        total = {m: _squash(first[m]) for m in cands}
-        for i in range(self.budget):
-            logn = math.log(sum(n.values()))
-            m = max(cands, key=lambda c: (total[c] / n[c] + 0.7 * math.sqrt(logn / n[c]), c))
-            g = self.seen.determinize(rng)
-            try:
-                play(g, seat, m)
-            except Exception:
-                total[m] -= 1.0
-                n[m] += 1
-                continue
-            playout(g, seat, rng, self.plies)
-            total[m] += _squash(score(g, seat))
-            n[m] += 1
-        return max(cands, key=lambda c: (n[c], total[c] / n[c], c))
+        cands = self.candidates(legal, rng)
+        if len(cands) <= 1:
+            return cands[0] if cands else rng.choice(legal)
+        total = {m: 0.0 for m in cands}
+        for _ in range(self.budget):
+            base = self.seen.determinize(rng)
+            dice = rng.getrandbits(64)
+            for m in cands:
+                g = clone(base)
+                try:
+                    play(g, seat, m)
+                except Exception:
+                    total[m] -= 2.0
+                    continue
+                rollout(g, seat, random.Random(dice), self.plies, self.mod)
+                total[m] += _squash(score(g, seat))
+        # ties go to the normal player's order
+        return max(cands, key=lambda c: (total[c], -cands.index(c)))
+
+
+def rollout(g: Game, seat: int, rng: random.Random, plies: int, mod: Any) -> None:
+    """Play on from `g` for `plies` moves: every seat follows the game's `decide` plan where
+    there is one (on this sampled game, which is all a play-out knows), else `playout`."""
+    decide = getattr(mod, "decide", None)
+    if decide is None:
+        playout(g, seat, rng, plies, own_greedy=True)
+        return
+    for _ in range(plies):
+        if g.outcome() is not None:
+            return
+        actors = g.actors()
+        if actors == [CHANCE]:
+            play(g, CHANCE, g.chance().sample(rng))
+            continue
+        actor = actors[0] if len(actors) == 1 else rng.choice(actors)
+        legal = playable(g.legal(actor))
+        move = decide(g, actor, legal, rng) if len(legal) > 1 else legal[0]
+        if move is None or move not in legal:
+            move = rng.choice(legal)
+        play(g, actor, move)
 
 
 def _squash(v: float) -> float:

@@ -11,6 +11,7 @@ attacks and defenses to come).
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 from itertools import product
 from typing import Any
@@ -21,7 +22,7 @@ from bot.engine.deathbydice.data import BOOST, CHEAP_SHOT_BOOST
 
 NORMAL = {"samples": 2, "plies": 6}
 EASY = {"samples": 1}
-HARD = {"budget": 48, "width": 5, "plies": 60}
+HARD = {"budget": 12, "width": 4, "plies": 24}
 
 DIE = 2.0  # a standing die beyond its value: attacks and defenses it still makes possible
 
@@ -79,9 +80,11 @@ def evaluate_state(g: Any, seat: int) -> float:
 
 @lru_cache(maxsize=4096)
 def _roll_table(sizes: tuple[int, ...], current: tuple[int, ...], complex_: bool
-                ) -> tuple[tuple[int, float, float, float], ...]:
-    """For attacking dice of `sizes` now showing `current`: per roll total, (total, chance,
-    our expected change if the attack wins, if it loses) — the dice keep what they roll, and a
+                ) -> tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...],
+                           tuple[float, ...]]:
+    """For attacking dice of `sizes` now showing `current`, by roll total (ascending): the
+    totals, and for "the attack wins from the k-th total up": the chance it wins, our expected
+    change from the winning rolls, from the losing ones. The dice keep what they roll, and a
     Complex Attack discards its doubles (and one die more when lost), the cheapest ones."""
     acc: dict[int, list[float]] = {}
     n = 1
@@ -89,7 +92,7 @@ def _roll_table(sizes: tuple[int, ...], current: tuple[int, ...], complex_: bool
         n *= s
     for rolls in product(*(range(1, s + 1) for s in sizes)):
         tot = sum(rolls)
-        gain = float(sum(rolls) - sum(current))
+        gain = float(tot - sum(current))
         won_gain, lost_gain = gain, gain
         if complex_:
             won_gain -= _discard_loss(rolls, False)
@@ -98,7 +101,17 @@ def _roll_table(sizes: tuple[int, ...], current: tuple[int, ...], complex_: bool
         row[0] += 1.0 / n
         row[1] += won_gain / n
         row[2] += lost_gain / n
-    return tuple((t, r[0], r[1], r[2]) for t, r in sorted(acc.items()))
+    tots = sorted(acc)
+    k = len(tots)
+    p_win = [0.0] * (k + 1)
+    g_win = [0.0] * (k + 1)
+    g_lost = [0.0] * (k + 1)   # g_lost[i]: the rolls below index i
+    for i in range(k - 1, -1, -1):
+        p_win[i] = p_win[i + 1] + acc[tots[i]][0]
+        g_win[i] = g_win[i + 1] + acc[tots[i]][1]
+    for i in range(k):
+        g_lost[i + 1] = g_lost[i] + acc[tots[i]][2]
+    return tuple(tots), tuple(p_win), tuple(g_win), tuple(g_lost)
 
 
 def _discard_loss(rolls: tuple[int, ...], lost: bool) -> float:
@@ -132,19 +145,16 @@ def attack_value(g: Any, fi: int, kind: str, dice: list[str], assist: str | None
         dk, dd = defense
         against += BOOST if dk == "boosted" else tf["values"][dd]
         theirs += _reroll_change(tf["dice"][dd], tf["values"][dd])
-    table = _roll_table(tuple(f["dice"][d] for d in dice),
-                        tuple(f["values"][d] for d in dice), kind == "complex")
+    tots, p_win, g_win, g_lost = _roll_table(tuple(f["dice"][d] for d in dice),
+                                             tuple(f["values"][d] for d in dice),
+                                             kind == "complex")
     skull = g.special_ready(target, "thick-skull")
     hit = (_reroll_change(tf["dice"][ability], t) if skull else -(t + DIE))
-    mine = 0.0
-    for tot, p, won_gain, lost_gain in table:
-        total = tot + bonus
-        won = total >= against if kind == "ability" else total > against
-        if won:
-            mine += won_gain
-            theirs += p * hit
-        else:
-            mine += lost_gain
+    # the first total that wins: equal or greater for an Ability Attack, else greater
+    need = against - bonus if kind == "ability" else against - bonus + 1
+    i = bisect_left(tots, need)
+    mine = g_win[i] + g_lost[i]
+    theirs += p_win[i] * hit
     if assist is not None:
         mine += _reroll_change(f["dice"][assist], f["values"][assist])
     return mine - theirs
@@ -174,31 +184,30 @@ def attack_against_best_defense(g: Any, fi: int, kind: str, dice: list[str],
     return min(vals)
 
 
-def _parse_attack(g: Any, move: str, bonus_boosted: int) -> tuple | None:
-    try:
-        p = N.parse(move, g.players)
-    except Exception:
-        return None
-    if p["verb"] != "attack":
-        return None
-    kind, dice = p["type"], list(p["dice"])
-    target = g.resolve_ref(p["ref"], "target")
-    assist = dice[1] if kind == "boosted" else None
-    attacking = [dice[0]] if kind == "boosted" else dice
-    bonus = bonus_boosted if kind == "boosted" else 0
-    return kind, attacking, assist, bonus, target, p["ability"]
+def attack_values(g: Any, fi: int) -> dict[str, float]:
+    """Every attack `fi` may declare now (the engine's own table) with its value against the
+    defender's best answer."""
+    armed = g.armed
+    bonus_boosted = CHEAP_SHOT_BOOST if armed == "cheap-shot" else BOOST
+    out = {}
+    for kind, dice, targets in g.attack_table(fi, armed):
+        head = f"attack {kind} {'+'.join(dice)} -> "
+        assist = dice[1] if kind == "boosted" else None
+        attacking = [dice[0]] if kind == "boosted" else list(dice)
+        bonus = bonus_boosted if kind == "boosted" else 0
+        for target, ability, label in targets:
+            out[head + label] = attack_against_best_defense(g, fi, kind, attacking, assist,
+                                                            bonus, target, ability)
+    return out
 
 
 def _best_attack(g: Any, fi: int, legal: list[str], bonus_boosted: int
                  ) -> tuple[str | None, float]:
+    vals = attack_values(g, fi)
     best, best_v = None, -1e18
     for m in legal:
-        a = _parse_attack(g, m, bonus_boosted)
-        if a is None:
-            continue
-        kind, dice, assist, bonus, target, ability = a
-        v = attack_against_best_defense(g, fi, kind, dice, assist, bonus, target, ability)
-        if v > best_v + 1e-9:
+        v = vals.get(m)
+        if v is not None and v > best_v + 1e-9:
             best, best_v = m, v
     return best, best_v
 
@@ -305,3 +314,20 @@ def _loaded(g: Any, legal: list[str]) -> str:
         if p > best_p + 1e-9:
             best, best_p = m, p
     return best
+
+
+def rank(g: Any, seat: int, legal: list[str], rng) -> list[str]:
+    """Moves best first for the `hard` search: attacks by their exact value against the best
+    defense, defenses by what they leave the attacker; elsewhere the plan's move first."""
+    planned = decide(g, seat, legal, rng)
+    scored = []
+    if g.stage == "declare":
+        vals = attack_values(g, g.active)
+        for m in legal:
+            v = vals.get(m)
+            if v is None:
+                v = _cheap_shot_value(g, g.active) - 1.0 if m == "special cheap-shot" else -50.0
+            scored.append((m != planned, -v, m))
+    else:
+        scored = [(m != planned, rng.random(), m) for m in legal]
+    return [m for _, _, m in sorted(scored)]

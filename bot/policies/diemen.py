@@ -20,7 +20,7 @@ from bot.engine.diemen import board, rules
 from bot.engine.diemen.odds import flick_odds
 
 NORMAL = {"samples": 3, "plies": 12}
-HARD = {"budget": 48, "width": 4, "plies": 40}
+HARD = {"budget": 12, "width": 4, "plies": 26}
 
 R_MEAN = 3.5
 # Chance that at least one of our front banners still stands when our next turn starts, by how
@@ -64,24 +64,42 @@ def flick_value(floor: dict[str, Any], p: int, stand: str, spot: str | None,
                 called: bool = False) -> float:
     """Expected Property Damage to the rival minus to ourselves of one simulated flick by `p`
     from `stand` at the rival's `spot` (None: the middle), per the published flick table."""
+    return _flick_value(p, stand, spot, called, _sig(floor["sides"][1 - p]),
+                        rules.super_sale_up(floor["sides"][p]) > 0)
+
+
+def _sig(side: dict[str, Any]) -> tuple:
+    """What of a side a flick at it depends on, hashable: standing floor banners, customers,
+    Stand spot, standing Super Sale Banners."""
+    up = [b["at"] for b in side["banners"] if b["up"]]
+    return (tuple(s for s in board.BANNER_SPOTS if s in up), tuple(side["customers"]),
+            side["stand"], up.count("stand"))
+
+
+@lru_cache(maxsize=65536)
+def _flick_value(p: int, stand: str, spot: str | None, called: bool,
+                 sig: tuple, ssb: bool) -> float:
+    """`flick_value` on the rival's side as a hashable signature (a play-out asks the same
+    questions thousands of times)."""
+    floor_spots, customers, their_stand, their_ssb = sig
+    them = {"stand": their_stand, "customers": list(customers),
+            "banners": [{"at": s, "up": True} for s in floor_spots]
+            + [{"at": "stand", "up": True}] * their_ssb}
     e = 1 - p
-    me, them = floor["sides"][p], floor["sides"][e]
-    ssb = rules.super_sale_up(me) > 0
     if spot is None:
         odds = flick_odds(None, super_sale=ssb)
         return -odds["self_knock"] / 100.0 * rules.OTHER_MEANS
     held = rules.holds(them, spot)
     if called and not held:
         return -1e9
+    occ = rules.occupied_neighbours(them, spot)
     odds = flick_odds(board.distance(p, stand, e, spot), called=called,
-                      target_standing=held > 0,
-                      neighbours=bool(rules.occupied_neighbours(them, spot)),
+                      target_standing=held > 0, neighbours=bool(occ),
                       neighbour_banners=bool(rules.neighbour_banners(them, spot)),
-                      customers=bool(them["customers"]), super_sale=ssb)
+                      customers=bool(customers), super_sale=ssb)
     pts = odds["outcomes"]
     hit = 2.0 if called else 1.0
     # what a random occupied neighbour is worth: a banner +R to them, a customer +R to us
-    occ = rules.occupied_neighbours(them, spot)
     cust = sum(1 for n in occ if n in board.CUSTOMER_SPOTS)
     nb = (len(occ) - 2 * cust) / len(occ) if occ else 0.0
     v = pts.get("clean", 0) * hit
@@ -93,7 +111,7 @@ def flick_value(floor: dict[str, Any], p: int, stand: str, spot: str | None,
         v -= 100 - pts.get("clean", 0) - pts.get("pair", 0)
     v = v / 100.0 * R_MEAN
     # the rival's only front banner down: no Bonus Flick for them next turn
-    front = [s for s in rules.standing_floor(them) if s in board.FRONT_SPOTS]
+    front = [s for s in floor_spots if s in board.FRONT_SPOTS]
     if front == [spot]:
         v += (pts.get("clean", 0) + pts.get("pair", 0)) / 100.0 * 1.0
     return v - odds["self_knock"] / 100.0 * rules.OTHER_MEANS
@@ -109,10 +127,18 @@ def targets(floor: dict[str, Any], p: int) -> list[str]:
 
 def best_flick(floor: dict[str, Any], p: int, stand: str) -> tuple[str | None, float, bool]:
     """The best single flick from `stand`: (spot or None for the middle, value, called)."""
-    best: tuple[str | None, float, bool] = (None, flick_value(floor, p, stand, None), False)
-    for spot in targets(floor, p):
+    return _best_flick(p, stand, _sig(floor["sides"][1 - p]),
+                       rules.super_sale_up(floor["sides"][p]) > 0)
+
+
+@lru_cache(maxsize=16384)
+def _best_flick(p: int, stand: str, sig: tuple, ssb: bool) -> tuple[str | None, float, bool]:
+    best: tuple[str | None, float, bool] = (None, _flick_value(p, stand, None, False, sig, ssb),
+                                            False)
+    spots = list(board.BANNER_SPOTS) + ([sig[2]] if sig[3] else [])
+    for spot in spots:
         for called in (False, True):
-            v = flick_value(floor, p, stand, spot, called)
+            v = _flick_value(p, stand, spot, called, sig, ssb)
             if v > best[1] + 1e-9:
                 best = (spot, v, called)
     return best
@@ -125,31 +151,45 @@ def _layouts() -> tuple[tuple[str, ...], ...]:
     return tuple(c for c in combinations(board.BANNER_SPOTS, 4))
 
 
-def layout_value(floor: dict[str, Any], p: int, layout: tuple[str, ...]) -> float:
+def layout_value(floor: dict[str, Any], p: int, layout: tuple[str, ...],
+                 mine: float | None = None) -> float:
     """How good a layout of our 4 floor banners is: the rival's expected damage over a turn of
     three flicks from its best Stand spot (first flick at the best target, later ones often at
     the next best once it fell) against the Bonus Flick a front banner keeps for us."""
-    side = floor["sides"][p]
-    trial = {"sides": [dict(s) for s in floor["sides"]], "supply": floor["supply"]}
-    keep = [b for b in side["banners"] if b["at"] == "stand" and b["up"]]
-    trial["sides"][p] = dict(side, banners=keep + [{"at": s, "up": True} for s in layout])
-    e = 1 - p
-    threat = 0.0
-    for stand in board.STAND_SPOTS:
-        vals = sorted((flick_value(trial, e, stand, s, c) for s in board.BANNER_SPOTS
-                       for c in (False, True)), reverse=True)
-        # distinct spots: the two best values of different targets
-        by_spot = sorted((max(flick_value(trial, e, stand, s, c) for c in (False, True))
-                          for s in board.BANNER_SPOTS), reverse=True)
-        t = 3 * (0.7 * by_spot[0] + 0.3 * by_spot[1]) if vals else 0.0
-        threat = max(threat, t)
+    side, them = floor["sides"][p], floor["sides"][1 - p]
+    threat = _threat(p, tuple(sorted(layout)), tuple(side["customers"]), side["stand"],
+                     rules.super_sale_up(side), rules.super_sale_up(them) > 0)
+    if mine is None:
+        mine = best_flick(floor, p, side["stand"])[1]
     front = sum(1 for s in layout if s in board.FRONT_SPOTS)
-    mine = best_flick(floor, p, side["stand"])[1]
     return -threat + max(mine, 0.6) * FRONT_SURVIVES[front]
 
 
+@lru_cache(maxsize=4096)
+def _threat(p: int, layout: tuple[str, ...], customers: tuple[str, ...], stand: str, ssb: int,
+            rival_ssb: bool) -> float:
+    """The rival's expected damage to us over a three-flick turn against this layout (the
+    part of `layout_value` that depends only on our side: cached, a Reposition asks it for
+    every layout at every step)."""
+    banners = [{"at": s, "up": True} for s in layout]
+    banners += [{"at": "stand", "up": True}] * ssb
+    ours = {"damage": 0, "stand": stand, "banners": banners, "customers": list(customers)}
+    rival = {"damage": 0, "stand": "S2", "customers": [],
+             "banners": [{"at": "stand", "up": True}] if rival_ssb else []}
+    trial = {"sides": [ours, rival] if p == 0 else [rival, ours], "supply": 0}
+    e = 1 - p
+    threat = 0.0
+    for st in board.STAND_SPOTS:
+        trial["sides"][e]["stand"] = st
+        by_spot = sorted((max(flick_value(trial, e, st, s, c) for c in (False, True))
+                          for s in board.BANNER_SPOTS), reverse=True)
+        threat = max(threat, 3 * (0.7 * by_spot[0] + 0.3 * by_spot[1]))
+    return threat
+
+
 def best_layout(floor: dict[str, Any], p: int, rng) -> tuple[str, ...]:
-    scored = [(layout_value(floor, p, lay), lay) for lay in _layouts()]
+    mine = best_flick(floor, p, floor["sides"][p]["stand"])[1]
+    scored = [(layout_value(floor, p, lay, mine), lay) for lay in _layouts()]
     top = max(v for v, _ in scored)
     return rng.choice(sorted(lay for v, lay in scored if v >= top - 1e-9))
 
@@ -228,10 +268,11 @@ def _plan_reposition(g: Any, seat: int, legal: list[str], rng) -> str | None:
     # the layout reachable now: banners already moved stay where they are
     want = None
     best_v = -1e18
+    mine = best_flick(g.floor, seat, me["stand"])[1]
     for lay in _layouts():
         if not placed <= set(lay):
             continue
-        v = layout_value(g.floor, seat, lay)
+        v = layout_value(g.floor, seat, lay, mine)
         if v > best_v + 1e-9:
             want, best_v = lay, v
     if want is None:
@@ -251,3 +292,23 @@ def _plan_reposition(g: Any, seat: int, legal: list[str], rng) -> str | None:
         return "done"
     places = [m for m in legal if m.startswith("place ") and m.split()[1] in board.BANNER_SPOTS]
     return places[0] if places else None
+
+
+def rank(g: Any, seat: int, legal: list[str], rng) -> list[str]:
+    """Moves best first for the `hard` search: the plan's move, then flicks by expected
+    damage, then the rest."""
+    planned = decide(g, seat, legal, rng)
+    me = g.side(seat)
+    scored = []
+    for m in legal:
+        verb, _, arg = m.partition(" ")
+        if verb == "aim":
+            v = flick_value(g.floor, seat, me["stand"], None if arg == "middle" else arg)
+        elif verb == "called":
+            v = flick_value(g.floor, seat, me["stand"], arg, True)
+        elif verb == "move":
+            v = best_flick(g.floor, seat, arg)[1]
+        else:
+            v = rng.random() - 10.0
+        scored.append((m != planned, -v, m))
+    return [m for _, _, m in sorted(scored)]
