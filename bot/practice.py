@@ -96,11 +96,15 @@ def _followed(key: Any, kind: str, players: int, options: dict, names: list[str]
 
 def _warm() -> None:
     """In the decision process: import the engines and policies before the first turn."""
+    import importlib
+
     from .engine import KINDS
-    from .policies import _module
     for kind in KINDS:
-        load(kind)
-        _module(kind)
+        try:
+            load(kind)
+            importlib.import_module(f"{__package__}.policies.{kind}")
+        except ImportError:  # imported on first use instead
+            pass
 
 
 def _actor(a: str | int) -> int | str:

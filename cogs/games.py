@@ -17,6 +17,7 @@ from bot import guide
 from bot.gamecog import clip, split_message
 from bot.engine.records import Record, ReplayError, public_record
 from bot.lobby import Lobby
+from bot.practice import PRACTICE_KEY
 from bot.store import GameRow
 from bot.tables import GameClosed
 from bot.ui import RulesPageButton, reply, view_of
@@ -231,6 +232,8 @@ class Games(commands.GroupCog, group_name="games",
         # One atomic store step per request: two players asking at the same moment both count.
         asked = set(row.players) if moderator else set(
             await self.bot.store.request_abort(row.id, uid))
+        if row.extra.get(PRACTICE_KEY) and self.bot.user is not None:
+            asked.add(self.bot.user.id)  # the practice opponent always agrees to stop
         channel = self.bot.get_channel(row.where) if row.where else None
         if moderator or asked >= set(row.players):
             try:

@@ -263,3 +263,25 @@ def test_a_followed_seat_decides_as_a_full_replay_would(kind):
         game.table_move(seat, move)
         record.append((seat, move))
     assert compared >= 5
+
+
+async def test_the_bot_can_think_in_a_process_of_its_own(tables):
+    """What multi-core hosts do: the decision is made in a spawned worker process."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import bot.practice as practice
+    pool = ProcessPoolExecutor(max_workers=1, initializer=practice._warm,
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        relay = Relay()
+        tables.listeners["slideslam"] = relay
+        relay.driver = PracticeDriver(tables, BOT, delay=0, executor=pool)
+        played = await tables.create("slideslam", [PERSON, BOT], {},
+                                     extra={PRACTICE_KEY: "easy"}, names=["Ann", "Referee"])
+        await relay.driver.idle()
+        moves = [m for a, m in await tables.store.entries(played.row.id) if a == "2"]
+        assert moves  # the placement step: the bot placed its dice
+        assert pool._processes  # and it was thought out there
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -391,3 +391,14 @@ async def test_a_practice_game_goes_on_after_a_restart(fake, table, db_path, mon
     finally:
         await fake2.stop()
         fake.bot = None
+
+
+async def test_a_practice_game_is_stopped_by_the_person_alone(fake, table):
+    """`/games abort` needs every player's word: the bot always gives its own."""
+    world = table
+    row = await start(fake, world, "slideslam", level="easy")
+    new = await fake.invoke(fake.slash(fake.bot, "games abort", user=world.alice,
+                                       channel=world.games, game=row.id))
+    assert (await fake.bot.store.get_game(row.id)).status == "aborted"
+    assert any("by agreement of all players" in r.content for r in ephemeral(new))
+    assert not practice.driver(fake.bot)._tasks
