@@ -132,3 +132,41 @@ async def test_publishing_builds_each_view_once(tmp_path):
         CoinFlip.view = real
         await tables.close()
         await store.close()
+
+
+async def test_a_statement_never_joins_another_tasks_open_transaction(tmp_path):
+    """Statements skip the connection's turn when nobody holds it; while a transaction is
+    open they still wait for it, so a transaction rolled back never takes them along."""
+    store = await Store.open(tmp_path / "t.db")
+    try:
+        gid = await _game(store)
+        inside, release = asyncio.Event(), asyncio.Event()
+
+        class Undo(Exception):
+            pass
+
+        async def rolled_back():
+            with pytest.raises(Undo):
+                async with store.transaction():
+                    await store._exec("UPDATE games SET thread_id=5 WHERE id=?", (gid,))
+                    inside.set()
+                    await release.wait()
+                    raise Undo
+
+        task = asyncio.create_task(rolled_back())
+        await inside.wait()
+        other = asyncio.create_task(store.update_extra(gid, seen=1))
+        await asyncio.sleep(0.05)
+        assert not other.done()  # waits for the open transaction
+        release.set()
+        await task
+        assert (await other)["seen"] == 1
+        row = await store.get_game(gid)
+        assert row.extra["seen"] == 1 and row.thread_id is None
+        # and with nobody holding the turn, many at once all land
+        await asyncio.gather(*(store.update_extra(gid, **{f"n{i}": i}) for i in range(10)),
+                             *(store.get_game(gid) for _ in range(10)))
+        extra = (await store.get_game(gid)).extra
+        assert all(extra[f"n{i}"] == i for i in range(10))
+    finally:
+        await store.close()
