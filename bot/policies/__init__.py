@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from bot.engine import CHANCE
 from bot.engine.core import Game
 
-from .seen import Seen, Watch, clone, play, seen_from_record
+from .seen import Seen, Watch, clone, hidden_phases, play, seen_from_record
 
 LEVELS = ("random", "easy", "normal", "hard")
 
@@ -96,6 +96,76 @@ def playout(g: Game, seat: int, rng: random.Random, plies: int, own_greedy: bool
         if actor != seat:
             others_acted = True
         play(g, actor, rng.choice(playable(g.legal(actor))))
+
+
+def _settle(g: Game, rng: random.Random) -> None:
+    while g.outcome() is None and g.actors() == [CHANCE]:
+        play(g, CHANCE, g.chance().sample(rng))
+
+
+def _one_step(g: Game, actor: Any, rng: random.Random, k: int) -> str:
+    """The move (of up to `k` sampled) with the best score for `actor` right after it."""
+    legal = playable(g.legal(actor))
+    if len(legal) == 1:
+        return legal[0]
+    cands = legal if len(legal) <= k else rng.sample(legal, k)
+    best, best_v = cands[0], -math.inf
+    for m in cands:
+        t = clone(g)
+        try:
+            play(t, actor, m)
+        except Exception:
+            continue
+        _settle(t, rng)
+        v = score(t, actor)
+        if v > best_v:
+            best, best_v = m, v
+    return best
+
+
+def greedy_move(g: Game, actor: Any, rng: random.Random, k: int) -> str:
+    """A sensible quick move for any seat: each of up to `k` sampled moves is followed by the
+    rest of the actor's turn played one step greedily, and the move whose turn scores best for
+    the actor is taken (a slide is judged with the slam it allows)."""
+    legal = playable(g.legal(actor))
+    if len(legal) == 1:
+        return legal[0]
+    cands = legal if len(legal) <= k else rng.sample(legal, k)
+    best, best_v = cands[0], -math.inf
+    for m in cands:
+        t = clone(g)
+        try:
+            play(t, actor, m)
+        except Exception:
+            continue
+        for _ in range(4):
+            _settle(t, rng)
+            if t.outcome() is not None or t.actors() != [actor]:
+                break
+            play(t, actor, _one_step(t, actor, rng, k))
+        v = score(t, actor)
+        if v > best_v:
+            best, best_v = m, v
+    return best
+
+
+def greedy_round(g: Game, seat: int, rng: random.Random, plies: int, k: int) -> None:
+    """Play on with `greedy_move` for every seat until `seat` must decide again after another
+    seat has acted (a round), or `plies` moves were made."""
+    others_acted = False
+    for _ in range(plies):
+        if g.outcome() is not None:
+            return
+        actors = g.actors()
+        if actors == [CHANCE]:
+            play(g, CHANCE, g.chance().sample(rng))
+            continue
+        if seat in actors and others_acted:
+            return
+        actor = actors[0] if len(actors) == 1 else rng.choice(actors)
+        if actor != seat:
+            others_acted = True
+        play(g, actor, greedy_move(g, actor, rng, k))
 
 
 class RandomPolicy:
@@ -217,6 +287,11 @@ class HardPolicy:
         if len(legal) == 1:
             return legal[0]
         seat = self.seen.seat
+        base = self.seen.determinize(rng)
+        if base.current_phase() in hidden_phases(base):
+            # a secret step (placements, set-ups): the rival's choice is unknown and a search
+            # over guesses of it says no more than the normal judgement
+            return self.screen.choose(view, legal, rng)
         cands = self.candidates(legal, rng)
         if len(cands) <= 1:
             return cands[0] if cands else rng.choice(legal)
@@ -242,7 +317,7 @@ def rollout(g: Game, seat: int, rng: random.Random, plies: int, mod: Any) -> Non
     there is one (on this sampled game, which is all a play-out knows), else `playout`."""
     decide = getattr(mod, "decide", None)
     if decide is None:
-        playout(g, seat, rng, plies, own_greedy=True)
+        greedy_round(g, seat, rng, plies, getattr(mod, "GREEDY_WIDTH", 8))
         return
     for _ in range(plies):
         if g.outcome() is not None:
