@@ -17,17 +17,21 @@ import functools
 import hashlib
 import io
 import json
+import logging
 import multiprocessing
 import os
 import re
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from PIL import Image
 
 from rendering.text import ELLIPSIS
+
+log = logging.getLogger(__name__)
 
 MAX_ALT_CHARS = 1024      # Discord: attachment `description` maxLength
 MAX_PNG_BYTES = 200_000   # our budget (DESIGN.md, "Rendering"); Discord allows far more
@@ -105,6 +109,7 @@ def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
 # start): views are plain data, and threads would share one core through the GIL, so a
 # 2-core machine drew at the speed of one. Without it (tests, offline tools) a thread draws.
 _pool: ProcessPoolExecutor | None = None
+_workers = 0
 
 
 def _warm() -> None:
@@ -120,8 +125,9 @@ def _warm() -> None:
 
 def use_processes(workers: int) -> None:
     """Draw in `workers` processes from now on (0: in threads, as before)."""
-    global _pool
+    global _pool, _workers
     shutdown_processes()
+    _workers = workers
     if workers > 0:
         # spawn: a fork of a process with an event loop and threads is not safe.
         _pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm,
@@ -133,7 +139,8 @@ def use_processes(workers: int) -> None:
 
 
 def shutdown_processes() -> None:
-    global _pool
+    global _pool, _workers
+    _workers = 0
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
@@ -175,8 +182,17 @@ async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) ->
         _cache.move_to_end(key)
         return _cache[key]
     if _pool is not None:
+        pool = _pool
         loop = asyncio.get_running_loop()
-        picture = await loop.run_in_executor(_pool, functools.partial(fn, *args, **kwargs))
+        try:
+            picture = await loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+        except BrokenProcessPool:
+            # A worker died (killed for memory, a crash in Pillow): every later picture
+            # would fail the same way. A fresh pool takes over, and this one is drawn here.
+            if _pool is pool:
+                log.error("a render process died; starting the render processes again")
+                use_processes(_workers)
+            picture = await asyncio.to_thread(fn, *args, **kwargs)
     else:
         picture = await asyncio.to_thread(fn, *args, **kwargs)
     if not isinstance(picture, Picture):

@@ -1,5 +1,7 @@
 """Pictures drawn in worker processes are the same pictures, the pool can be switched off, and
 the bot starts and stops it from its RENDER_PROCESSES setting."""
+import asyncio
+
 import pytest
 
 import rendering
@@ -105,3 +107,30 @@ async def test_a_frozen_start_up_heap_is_out_of_the_collectors_view(tmp_path):
     finally:
         await fake.stop()
         gc.unfreeze()
+
+
+async def test_a_dead_render_process_is_replaced(monkeypatch, caplog):
+    """A worker killed (for memory, a crash): the picture is still drawn, and so are the
+    next ones, in a fresh pool."""
+    import os
+    import signal
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(1)
+    try:
+        await rendering.render_async(render_dice_row, [2], 6, "Before")
+        [pid] = rendering.worker_pids()
+        broken = rendering.picture._pool
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(100):  # until the pool has noticed
+            if getattr(broken, "_broken", False):
+                break
+            await asyncio.sleep(0.02)
+        after = await rendering.render_async(render_dice_row, [3], 6, "After")
+        assert after.png == render_dice_row([3], 6, "After").png
+        assert rendering.picture._pool is not broken and rendering.picture._pool is not None
+        again = await rendering.render_async(render_dice_row, [4], 6, "Again")
+        assert again.png == render_dice_row([4], 6, "Again").png
+        assert pid not in rendering.worker_pids() and rendering.worker_pids()
+    finally:
+        rendering.shutdown_processes()
+    assert "render process died" in caplog.text
