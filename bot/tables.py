@@ -196,12 +196,19 @@ class Tables:
 
     async def play(self, game_id: int, user_id: int | None, move: str, *,
                    version: int | str | None = None, actor: int | str | None = None,
-                   cause: str = "move", by: int | None = None) -> Played:
+                   cause: str = "move", by: int | None = None,
+                   seen: tuple[GameRow, Game] | None = None) -> Played:
         """Apply `move` for the player `user_id` (or an explicit `actor`: a seat or CHANCE).
-        RuleError (state unchanged) when the rules, the version or the seat say no."""
+        RuleError (state unchanged) when the rules, the version or the seat say no.
+        `seen`: the game as the caller just read it (a command that looked it up), tried
+        first instead of reading it again; the commit's compare-and-set still decides, and a
+        game that moved on meanwhile is read afresh."""
         async with self.lock(game_id):
             for attempt in range(self.RETRIES):
-                row, game = await self.load(game_id)
+                if seen is not None and attempt == 0 and seen[0].id == game_id:
+                    row, game = seen
+                else:
+                    row, game = await self.load(game_id)
                 if row.status != "active":
                     raise GameClosed(f"Game #{game_id} is over.")
                 seat = actor

@@ -170,3 +170,33 @@ async def test_a_statement_never_joins_another_tasks_open_transaction(tmp_path):
         assert all(extra[f"n{i}"] == i for i in range(10))
     finally:
         await store.close()
+
+
+async def test_a_game_the_caller_already_read_is_not_read_again(tmp_path):
+    from bot.engine import register
+    from coinflip import CoinFlip
+    register(CoinFlip)
+    store = await Store.open(tmp_path / "s.db")
+    tables = Tables(store, sleep=never)
+    try:
+        played = await tables.create("coinflip", [111, 222])
+        gid = played.row.id
+        counted = Counted()
+        await store.db.set_trace_callback(counted)
+        seen = await tables.load(gid)
+        seat = next(a for a in seen[1].actors() if a != "chance")
+        counted.sql.clear()
+        first = await tables.play(gid, seen[0].players[seat], seen[1].legal(seat)[0], seen=seen)
+        assert not [s for s in counted.sql if s.startswith("SELECT id, kind,")]
+        # a look that the game has moved on since: the commit refuses it, a fresh read wins
+        stale = await tables.load(gid)
+        stale[0].version -= 1
+        seat = next(a for a in first.game.actors() if a != "chance")
+        counted.sql.clear()
+        second = await tables.play(gid, first.row.players[seat],
+                                   first.game.legal(seat)[0], seen=stale)
+        assert second.row.version > first.row.version
+        assert len([s for s in counted.sql if s.startswith("SELECT id, kind,")]) == 1
+    finally:
+        await tables.close()
+        await store.close()
