@@ -149,9 +149,10 @@ def greedy_move(g: Game, actor: Any, rng: random.Random, k: int) -> str:
     return best
 
 
-def greedy_round(g: Game, seat: int, rng: random.Random, plies: int, k: int) -> None:
+def greedy_round(g: Game, seat: int, rng: random.Random, plies: int, k: int,
+                 round_stop: bool = True) -> None:
     """Play on with `greedy_move` for every seat until `seat` must decide again after another
-    seat has acted (a round), or `plies` moves were made."""
+    seat has acted (a round; unless not `round_stop`), or `plies` moves were made."""
     others_acted = False
     for _ in range(plies):
         if g.outcome() is not None:
@@ -160,7 +161,7 @@ def greedy_round(g: Game, seat: int, rng: random.Random, plies: int, k: int) -> 
         if actors == [CHANCE]:
             play(g, CHANCE, g.chance().sample(rng))
             continue
-        if seat in actors and others_acted:
+        if seat in actors and others_acted and round_stop:
             return
         actor = actors[0] if len(actors) == 1 else rng.choice(actors)
         if actor != seat:
@@ -262,6 +263,8 @@ class HardPolicy:
     budget = 24
     width = 6
     plies = 24
+    secret_search = False   # search secret steps too (TradeShowdown's dice choice is the game)
+    round_stop = True       # a plain play-out ends when the seat is to decide after the others
 
     def __init__(self, seen: Seen):
         self.seen = seen
@@ -288,7 +291,7 @@ class HardPolicy:
             return legal[0]
         seat = self.seen.seat
         base = self.seen.determinize(rng)
-        if base.current_phase() in hidden_phases(base):
+        if not self.secret_search and base.current_phase() in hidden_phases(base):
             # a secret step (placements, set-ups): the rival's choice is unknown and a search
             # over guesses of it says no more than the normal judgement
             return self.screen.choose(view, legal, rng)
@@ -306,18 +309,19 @@ class HardPolicy:
                 except Exception:
                     total[m] -= 2.0
                     continue
-                rollout(g, seat, random.Random(dice), self.plies, self.mod)
+                rollout(g, seat, random.Random(dice), self.plies, self.mod, self.round_stop)
                 total[m] += _squash(score(g, seat))
         # ties go to the normal player's order
         return max(cands, key=lambda c: (total[c], -cands.index(c)))
 
 
-def rollout(g: Game, seat: int, rng: random.Random, plies: int, mod: Any) -> None:
+def rollout(g: Game, seat: int, rng: random.Random, plies: int, mod: Any,
+            round_stop: bool = True) -> None:
     """Play on from `g` for `plies` moves: every seat follows the game's `decide` plan where
     there is one (on this sampled game, which is all a play-out knows), else `playout`."""
     decide = getattr(mod, "decide", None)
     if decide is None:
-        greedy_round(g, seat, rng, plies, getattr(mod, "GREEDY_WIDTH", 8))
+        greedy_round(g, seat, rng, plies, getattr(mod, "GREEDY_WIDTH", 8), round_stop)
         return
     for _ in range(plies):
         if g.outcome() is not None:

@@ -30,3 +30,8 @@ def evaluate_state(g: Any, seat: int) -> float:
     mine = strength(g.seats[seat])
     others = [strength(s) for i, s in enumerate(g.seats) if i != seat]
     return mine - max(others) if others else mine
+
+# The dice choice and the post-roll plan are the game, and both are secret steps: the search
+# samples the rivals' choices and plays the round out (roll, plans, attacks) with greedy turns.
+HARD = {"budget": 4, "width": 5, "plies": 30, "secret_search": True, "round_stop": False}
+GREEDY_WIDTH = 6
