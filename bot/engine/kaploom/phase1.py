@@ -17,7 +17,7 @@ from . import phase2
 from .data import ALL_ACTIONS, DUO_TABLE, FACE_NAMES, Action, board_actions
 from .dice import describe, in_order, signature
 from .notation import action_named, die_id, is_die
-from .requirements import DIE_FACES, SYMBOLS, accepts, can_fill, combinations, match
+from .requirements import DIE_FACES, SYMBOLS, accepts, can_fill, match, search
 
 if TYPE_CHECKING:
     from .game import Kaploom
@@ -412,64 +412,84 @@ def _ways(requires: tuple[str, ...], sub: tuple[tuple[str, str, int], ...]
     legal() most of the engine's)."""
     if sum(c for _, _, c in sub) < sum(SYMBOLS[s].size for s in requires):
         return ()
+    # `combinations` without its own cache: this one already keeps the answer.
     return tuple(tuple((i, n) for i, n in enumerate(vec) if n)
-                 for vec in combinations(requires, sub))
+                 for vec in sorted(search(requires, sub, False)))
+
+
+@lru_cache(maxsize=None)
+def _board(board: str | None) -> tuple[Action, ...]:
+    """The actions of a board: a super's name (its own and the base board), None (the base
+    board alone), or "duo"."""
+    return DUO_TABLE if board == "duo" else board_actions(board)
 
 
 @lru_cache(maxsize=1 << 14)
-def _fillable(board: str | None, dice: tuple[tuple[tuple[str, str], int], ...]) -> tuple[bool, ...]:
-    """Which actions of `board` (a super's name, None for the base board alone, "duo") some of
-    these dice can fill: ((kind, face), how many) in any grouping. Three actions in four have
-    no way in a typical roll, and the answer does not depend on die colours or ids, so one
-    lookup per legal() call spares those actions the search."""
-    actions = DUO_TABLE if board == "duo" else board_actions(board)
+def _fillable(board: str | None, dice: tuple[tuple[tuple[str, str], int], ...]
+              ) -> tuple[bool, ...]:
+    """Which actions of `board` some of these dice fill (((kind, face), how many) pairs, in
+    any grouping): most actions have no way in a given roll, and this spares them the search
+    for their ways. Each action is asked with each face by its stand-in, a key nearly always
+    known already."""
     out = []
-    for action in actions:
+    for action in _board(board):
         need, stand_in = _stand_ins(action.requires)
         merged: dict[tuple[str, str], int] = {}
         for f, n in dice:
             if f in stand_in:
                 f = stand_in[f]
                 merged[f] = min(need, merged.get(f, 0) + n)
-        sub = tuple([(*f, n) for f, n in sorted(merged.items())])
-        out.append(sum(merged.values()) >= need and can_fill(action.requires, sub))
+        out.append(sum(merged.values()) >= need and can_fill(
+            action.requires, tuple([(*f, n) for f, n in sorted(merged.items())])))
     return tuple(out)
 
 
-class _Pool:
-    """Grouped dice, prepared once per legal() call for every action to read."""
-
-    __slots__ = ("groups", "ids", "faces", "counts", "dice")
-
-    def __init__(self, groups: list[Group]):
-        self.groups = groups
-        self.ids = [ids for _, ids in groups]
-        self.faces = [(k[1], k[3]) for k, _ in groups]
-        self.counts = [len(ids) for ids in self.ids]
-        merged: dict[tuple[str, str], int] = {}
-        for f, n in zip(self.faces, self.counts):
-            merged[f] = merged.get(f, 0) + n
-        self.dice = tuple(sorted(merged.items()))
-
-    def fits(self, requires: tuple[str, ...]) -> list[list[str]]:
-        """Every way to fill `requires` from these dice, as die ids in id order (legal() is
-        the engine's hot path: the practice opponent searches with it)."""
-        need, stand_in = _stand_ins(requires)
-        faces, counts, ids = self.faces, self.counts, self.ids
+@lru_cache(maxsize=1 << 15)
+def _board_ways(board: str | None, sig: tuple[tuple[str, str, int], ...]
+                ) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """For each action of `board`, every way to fill it from dice grouped as `sig` ((kind,
+    face, count) per group, counts capped at the six dice an action takes at most), as
+    (group index, how many of its dice) pairs. Two in three legal() calls meet a grouping
+    seen before and are one lookup; the others ask each action through its own smaller keys
+    (`_fillable`, then `_ways`), which almost always hit."""
+    faces = [(k, f) for k, f, _ in sig]
+    merged: dict[tuple[str, str], int] = {}
+    for f, (_, _, n) in zip(faces, sig):
+        merged[f] = merged.get(f, 0) + n
+    out = []
+    for action, fillable in zip(_board(board), _fillable(board, tuple(sorted(merged.items())))):
+        if not fillable:
+            out.append(())
+            continue
+        need, stand_in = _stand_ins(action.requires)
         keep = [i for i, f in enumerate(faces) if f in stand_in]
-        sub = tuple([(*stand_in[faces[i]], counts[i] if counts[i] < need else need)
-                     for i in keep])
+        sub = tuple([(*stand_in[faces[i]], min(sig[i][2], need)) for i in keep])
+        out.append(tuple(tuple((keep[i], n) for i, n in picks)
+                         for picks in _ways(action.requires, sub)))
+    return tuple(out)
+
+
+def _fits(board: str | None, groups: list[Group]
+          ) -> Iterator[tuple[Action, list[list[str]]]]:
+    """Each action of `board` that these grouped dice can fill, with every way to fill it as
+    die ids in id order (legal() is the engine's hot path: the practice opponent searches
+    with it)."""
+    ids = [d for _, d in groups]
+    sig = tuple([(k[1], k[3], len(d) if len(d) < 6 else 6) for k, d in groups])
+    for action, ways in zip(_board(board), _board_ways(board, sig)):
+        if not ways:
+            continue
         out = []
-        for picks in _ways(requires, sub):
+        for picks in ways:
             if len(picks) == 1:
                 i, n = picks[0]
-                out.append(ids[keep[i]][:n])
+                out.append(ids[i][:n])
                 continue
             chosen: list[str] = []
             for i, n in picks:
-                chosen += ids[keep[i]][:n]
+                chosen += ids[i][:n]
             out.append(in_order(chosen))
-        return out
+        yield action, out
 
 
 def _rest(groups: list[Group], used: list[str]) -> list[Group]:
@@ -487,14 +507,11 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
     mine = [d for d in g.dice_of(seat) if d not in placed]
     moves: list[str] = []
     own = _groups(g, mine, by_owner=False)
-    own_pool = _Pool(own)
     if not p["ko"]:
-        board = p["super"]
-        for action, fillable in zip(board_actions(board), _fillable(board, own_pool.dice)):
-            if not fillable or action.name in p["board"] or (
-                    action.lock_in and action.name in p["locked_in"]):
+        for action, fits in _fits(p["super"], own):
+            if action.name in p["board"] or (action.lock_in and action.name in p["locked_in"]):
                 continue
-            for ids in own_pool.fits(action.requires):
+            for ids in fits:
                 if action.effect == "reroll":
                     rest = _rest(own, ids)
                     head = f"{action.name.replace(' ', '').lower()} {' '.join(ids)} reroll"
@@ -516,11 +533,10 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
         duo = g.duo[p["team"]]
         pool = [d for s in team if s == seat or not g.seats[s]["locked"]
                 for d in g.dice_of(s) if d not in placed]
-        duo_pool = _Pool(_groups(g, pool, by_owner=True))
-        for action, fillable in zip(DUO_TABLE, _fillable("duo", duo_pool.dice)):
-            if not fillable or action.name in duo:
+        for action, fits in _fits("duo", _groups(g, pool, by_owner=True)):
+            if action.name in duo:
                 continue
-            for ids in duo_pool.fits(action.requires):
+            for ids in fits:
                 if action.one_each and len({g.dice[d]["owner"] for d in ids}) < 2:
                     continue
                 text = f"assign {action.name} {' '.join(ids)}"

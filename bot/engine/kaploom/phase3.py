@@ -474,6 +474,7 @@ def _choices(g: "Kaploom", seat: int, action: Action, place: dict[str, Any] | No
                 rec(i, chosen + [f])
 
         rec(0, [])
+        rec = None  # type: ignore[assignment]  # frees the self-referring closure without the GC
         return [f"{v} {' '.join(c)}" for c in sorted(picks)]
     if eff == "trade_face":
         mine = sorted(set(_owned_plain_faces(g, seat)), key="METAX".index)
