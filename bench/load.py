@@ -11,7 +11,9 @@ and the same under `load.at_100k_finished.*` for a store that already holds 100k
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import gc
+import multiprocessing
 import os
 import random
 import resource
@@ -90,6 +92,11 @@ class Meter:
         return timed
 
 
+def _fill_store(path: str, finished: int) -> None:
+    from bench.store import _fill, _templates
+    _fill(Path(path), _templates(), open_games=0, finished=finished)
+
+
 async def _move(bot, gid: int, rng: random.Random, known: dict[int, Any],
                 meter: Meter) -> bool:
     """One random legal move in game `gid`, published; False when it was refused or over.
@@ -122,10 +129,13 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
     rng = random.Random(14)
     with tempfile.TemporaryDirectory() as tmp:
         if finished:
-            from bench.store import _fill, _templates
             from bot.store import Store
             await (await Store.open(Path(tmp) / "load.db")).close()
-            _fill(Path(tmp) / "load.db", _templates(), open_games=0, finished=finished)
+            # Filled by another process: the memory it takes is no part of the bot's.
+            with concurrent.futures.ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn")) as filler:
+                await asyncio.get_running_loop().run_in_executor(
+                    filler, _fill_store, str(Path(tmp) / "load.db"), finished)
         fake = await boot(Path(tmp) / "load.db", render_processes=workers)
         try:
             world = World(fake)
