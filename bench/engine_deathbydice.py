@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import statistics
 
-from bench.common import calls_per_second, midgame, selfplay_rates
+from bench.common import calls_per_second, engine_keys, midgame, selfplay_rates, table_rates
 from bot.engine.core import CHANCE
 from bot.engine.deathbydice import DeathByDice
 
@@ -13,25 +13,12 @@ KIND = "deathbydice"
 TABLES = [(n, {}) for n in range(2, 7)] + [(n, {"mode": "boss"}) for n in range(2, 5)]
 
 
-def rates_by_table(games: int = 12) -> dict[str, float]:
-    """Median random legal moves per second at each table (one warm-up game first: the
-    first game of a process pays for imports)."""
-    selfplay_rates(KIND, 1)
-    out = {}
-    for players, options in TABLES:
-        rates, _, _ = selfplay_rates(KIND, games, options, players)
-        name = f"{players}p" + ("_boss" if options else "")
-        out[name] = statistics.median(rates)
-    return out
-
-
 def keyed() -> dict[str, float]:
     """`engine.deathbydice.moves_per_s`: the lowest over every table (issue #14's goal is
-    5,000 or more), and each table's own figure."""
-    rates = rates_by_table()
-    out = {f"engine.{KIND}.moves_per_s": round(min(rates.values()))}
-    out.update({f"engine.{KIND}.moves_per_s_{name}": round(r) for name, r in rates.items()})
-    return out
+    5,000 or more), the same by CPU time, and each table's own figure."""
+    tables = {f"{players}p" + ("_boss" if options else ""): (players, options)
+              for players, options in TABLES}
+    return engine_keys(KIND, table_rates(KIND, tables))
 
 
 def bench(games: int = 30) -> dict[str, float]:

@@ -9,9 +9,17 @@ from __future__ import annotations
 import statistics
 import time
 
-from bench.common import calls_per_second, selfplay_rates
+from bench.common import calls_per_second, engine_keys, selfplay_rates, table_rates
 from bot.engine import records
 from bot.engine.diemen import DieMen
+
+KIND = "diemen"
+TABLES = {"physical": (2, {"mode": "physical"}), "simulated": (2, {"mode": "simulated"})}
+
+
+def keyed() -> dict[str, float]:
+    """`engine.diemen.moves_per_s`: the lower of the two modes (issue #14: at least 5,000)."""
+    return engine_keys(KIND, table_rates(KIND, TABLES))
 
 
 def bench(games: int = 30) -> dict[str, float]:
@@ -45,5 +53,5 @@ def bench(games: int = 30) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    for k, v in bench().items():
+    for k, v in {**bench(), **keyed()}.items():
         print(f"{k}: {v:.1f}")
