@@ -5,7 +5,12 @@ percentile length, how games end (knock-out vs limits); Death by Dice's characte
 KAPLOOM!'s hero/villain and super pairings, TradeShowdown by seat for 2-4 players; strength:
 normal vs random and hard vs normal, seats alternated. Games run on every core (2 here).
 
-    python -m bench.balance [--games N] [--strength N] [--hard N] [--only GAME ...] [--json]
+    python -m bench.balance [--games N] [--strength N] [--hard N] [--kaploom-hard N]
+                            [--only GAME ...] [--json]
+
+The issue's sizes: `--strength 400 --hard 400` (KAPLOOM! plays a tenth of --games and
+--strength, and `--kaploom-hard` hard-vs-normal games, 0 unless asked: a KAPLOOM! hard game
+is a few hundred decisions).
 
 Self-play balance uses `normal` for every seat (KAPLOOM! uses `easy`: a normal KAPLOOM!
 game takes about a minute of search). Not part of `make test`.
@@ -128,6 +133,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=100, help="self-play games per line")
     ap.add_argument("--strength", type=int, default=40, help="normal vs random games")
     ap.add_argument("--hard", type=int, default=20, help="hard vs normal games")
+    ap.add_argument("--kaploom-hard", type=int, default=0,
+                    help="KAPLOOM! hard vs normal games (slow: minutes a game)")
     ap.add_argument("--only", nargs="*", default=list(KINDS))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--report", metavar="FILE", help="print the tables of a --json run")
@@ -155,8 +162,9 @@ def main(argv=None) -> int:
         for kind in args.only:
             k = args.strength if kind != "kaploom" else max(2, args.strength // 10)
             out["strength"].append(strength(pool, kind, "normal", "random", k))
-            # KAPLOOM! hard takes seconds a decision over hundreds of decisions: not measured
-            h = args.hard if kind != "kaploom" else 0
+            # KAPLOOM! hard: a tenth of a second a decision over hundreds of decisions, so
+            # only when asked
+            h = args.hard if kind != "kaploom" else args.kaploom_hard
             out["strength"].append(strength(pool, kind, "hard", "normal", h))
     if args.json:
         print(json.dumps(out, indent=1))

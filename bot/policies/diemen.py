@@ -12,6 +12,7 @@ keeping a banner in front for next turn's Bonus Flick.
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -20,7 +21,7 @@ from bot.engine.diemen import board, rules
 from bot.engine.diemen.odds import flick_odds
 
 NORMAL = {"samples": 3, "plies": 12}
-HARD = {"budget": 12, "width": 4, "plies": 26}
+HARD = {"budget": 16, "width": 4, "plies": 40}
 
 R_MEAN = 3.5
 # Chance that at least one of our front banners still stands when our next turn starts, by how
@@ -42,20 +43,22 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
 
 
 def evaluate_state(g: Any, seat: int) -> float:
-    """Damage difference, plus what the next turns are worth: each side's expected damage per
-    flick from where its Stand is, times the flicks it will have (a front banner standing
-    means a Bonus Flick)."""
+    """The game is a race to 20 Property Damage: how many turns each side needs to push the
+    other over, at its expected damage per turn from where its Stand is (a front banner
+    standing means a Bonus Flick), turned into a chance to win (logistic in the difference of
+    turns), scaled to +-20. Near the line a point of damage weighs more than early on."""
     sides = g.floor["sides"]
-    value = 0.0
-    for i, s in enumerate(sides):
-        v = -float(s["damage"]) + 1.0 * len(s["customers"])
-        value += v if i == seat else -v
+    need = []
     for i in (0, 1):
-        ev = best_flick(g.floor, i, sides[i]["stand"])[1]
+        ev = max(best_flick(g.floor, i, sides[i]["stand"])[1], 0.3)
         flicks = 3 if rules.front_standing(sides[i]) else 2
-        w = 0.5 * ev * flicks
-        value += w if i == seat else -w
-    return value
+        left = max(rules.LOSING_DAMAGE - sides[1 - i]["damage"], 0)
+        need.append(left / (ev * flicks))
+    # whose turn it is: the side to move is half a turn ahead
+    if g.active is not None and g.phase not in ("setup", "first"):
+        need[g.active] -= 0.5
+    lead = need[1 - seat] - need[seat]
+    return 20.0 * math.tanh(lead / 2.4)
 
 
 # --- expected damage of one simulated flick -----------------------------------------------------

@@ -5,9 +5,10 @@ from typing import Any
 
 # Phase 1 (the roll, the placements) stays behind the screen; Power Up is public.
 HIDDEN_PHASES = ("roll", "assign")
-NORMAL = {"width": 12, "plies": 6}
+NORMAL = {"width": 10, "plies": 6}
 EASY = {"width": 4, "plies": 3}
-HARD = {"budget": 40, "width": 6, "plies": 12}
+HARD = {"budget": 4, "width": 4, "plies": 8}
+GREEDY_WIDTH = 4
 
 
 def evaluate(view: dict[str, Any], seat: int) -> float:

@@ -1,0 +1,77 @@
+"""Practice opponents' strength and thinking time, a small sample for `make bench` (issue #16).
+
+Keys, per game: `strength.<game>.normal_vs_random` and `strength.<game>.hard_vs_normal` (the
+first level's share of the games, seats alternated; draws count half), with the games played
+under `..._games`, and `strength.<game>.normal_ms` / `strength.<game>.hard_ms` (median decision
+time over every decision of those games with more than one playable move, two games at once on
+the 2 cores). The samples here are tiny so that `make bench` stays short: the issue's figures
+(400 games a pairing) come from `make balance BALANCE_ARGS="--strength 400 --hard 400"`.
+
+    python -m bench.strength [--games N] [--hard N]    # a bigger run, printed
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import statistics
+import sys
+from typing import Any
+
+from bot.engine import KINDS
+from bot.policies.match import GameResult, play_game, summarize
+
+GAMES = 4        # normal vs random per game (KAPLOOM!: half, its games are ten times longer)
+HARD_GAMES = 2   # hard vs normal per game
+
+
+def _job(args) -> GameResult:
+    kind, levels, seed = args
+    return play_game(kind, levels, seed, None, timed=True)
+
+
+def pairing(pool, kind: str, a: str, b: str, games: int, seed: int = 23) -> dict[str, Any]:
+    jobs = [(kind, [a, b] if i % 2 == 0 else [b, a], seed * 7919 + i) for i in range(games)]
+    res = summarize(kind, a, b, pool.map(_job, jobs, chunksize=1)) if jobs else None
+    if res is None:
+        return {"share": None, "games": 0, "ms": {}}
+    share = (res.wins[a] + 0.5 * res.draws) / games
+    ms = {lv: round(1000 * statistics.median(ts), 1) for lv, ts in res.think.items() if ts}
+    return {"share": round(share, 3), "games": games, "ms": ms}
+
+
+def measure(games: int = GAMES, hard: int = HARD_GAMES, kinds=KINDS) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    with mp.get_context("fork").Pool(2) as pool:
+        for kind in kinds:
+            n = max(1, games // 2) if kind == "kaploom" else games
+            h = max(1, hard // 2) if kind == "kaploom" else hard
+            nr = pairing(pool, kind, "normal", "random", n)
+            hn = pairing(pool, kind, "hard", "normal", h)
+            out[f"strength.{kind}.normal_vs_random"] = nr["share"]
+            out[f"strength.{kind}.normal_vs_random_games"] = nr["games"]
+            out[f"strength.{kind}.hard_vs_normal"] = hn["share"]
+            out[f"strength.{kind}.hard_vs_normal_games"] = hn["games"]
+            normal = [nr["ms"].get("normal"), hn["ms"].get("normal")]
+            normal = [x for x in normal if x is not None]
+            out[f"strength.{kind}.normal_ms"] = statistics.median(normal) if normal else None
+            out[f"strength.{kind}.hard_ms"] = hn["ms"].get("hard")
+    return out
+
+
+def keyed() -> dict[str, Any]:
+    return measure()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.strength")
+    ap.add_argument("--games", type=int, default=GAMES)
+    ap.add_argument("--hard", type=int, default=HARD_GAMES)
+    ap.add_argument("--only", nargs="*", default=list(KINDS))
+    args = ap.parse_args(argv)
+    for k, v in measure(args.games, args.hard, args.only).items():
+        print(f"{k:45} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
