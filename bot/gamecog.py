@@ -23,7 +23,7 @@ from discord.ext import commands
 
 import rendering
 
-from . import guide
+from . import guide, practice
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
@@ -34,6 +34,9 @@ from .ui import (ComponentCall, MoveButton, MoveModal, MoveSelect, PanelButton, 
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
+PRACTICE_LEVELS = [app_commands.Choice(name="easy: plausible but loose", value="easy"),
+                   app_commands.Choice(name="normal: the best move one step ahead", value="normal"),
+                   app_commands.Choice(name="hard: looks further ahead", value="hard")]
 DM_CLOSED = 50007
 
 
@@ -59,6 +62,10 @@ class Panel:
         if self.picture is not None:
             kw["file"] = picture_file(self.picture)
         return kw
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:12] if text else ""
 
 
 def picture_file(picture: Any, filename: str | None = None) -> discord.File:
@@ -143,6 +150,7 @@ class GameCog(commands.GroupCog):
         self.bot = bot
         self.engine: type[Game] = load(self.KIND)
         super().__init__()
+        self._add_practice_command()
 
     async def cog_load(self) -> None:
         self.bot.tables.listeners[self.KIND] = self
@@ -356,6 +364,7 @@ class GameCog(commands.GroupCog):
             # A secret step with nothing public to say: posting "waiting for…" would tell
             # everyone when, and how often, someone acted in secret.
             await self._send_private(row, game, played)
+            await practice.after_publish(self.bot, played)  # the bot's seats move now
             return
         if channel is not None:
             try:
@@ -368,6 +377,7 @@ class GameCog(commands.GroupCog):
             await self.settle_vote_message(row, channel, lines)
         if outcome is None and row.deadline_kind == "vote" and channel is not None:
             await self._post_vote(row, game, channel)
+        await practice.after_publish(self.bot, played)  # the bot's seats move now (never raises)
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         """The game's first message: who plays, how to win, what to do first."""
@@ -483,9 +493,13 @@ class GameCog(commands.GroupCog):
         view = game.view(None)
         return ":".join(str(view.get(k)) for k in ("phase", "round", "combat", "turn"))
 
-    async def build_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
+    async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
+        """The seat's panel before its picture is drawn: enough to tell whether it changed."""
         version = f"p{await self.bot.store.seat_moves(row.id, seat)}"
-        panel = self.panel(row, game, seat, version)
+        return self.panel(row, game, seat, version)
+
+    async def build_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
+        panel = await self.bare_panel(row, game, seat)
         if panel.picture is None:
             panel.picture = await self.picture(row, game, seat)
         return panel
@@ -550,12 +564,18 @@ class GameCog(commands.GroupCog):
                          notes_list: list[str], needs_panel: bool, panels: dict[str, Any],
                          closed: set[int], phase: str) -> None:
         uid = row.players[seat]
+        if self.bot.user is not None and uid == self.bot.user.id:
+            return  # a practice bot's seat: it plays from its view, it needs no panel or DM
         notes = "\n".join(f"• {t}" for t in notes_list)
         last = panels.get(str(seat))
+        view_sig = ""
         if needs_panel:
             same_phase = bool(last and last.get("phase") == phase and "message" in last)
-            panel = await self.build_panel(row, game, seat)
-            sig = panel.signature() + self.view_signature(game, seat)
+            # The picture is drawn only once it is known to be sent (a panel that did not
+            # change is not edited, and a closed DM gets no picture).
+            panel = await self.bare_panel(row, game, seat)
+            view_sig = self.view_signature(game, seat)
+            sig = panel.signature() + view_sig
             panel.content = (notes + "\n\n" if notes else "") + panel.content
         else:
             # Their part is done: the note goes into the panel they have, retired with it.
@@ -567,18 +587,28 @@ class GameCog(commands.GroupCog):
                     return
         if uid not in closed:
             if same_phase:
-                if last.get("sig") == sig and not notes:
-                    return  # unchanged: an edit would only reset what they were picking
-                if await self._edit_dm(last, panel):
-                    last["sig"] = sig
+                # Unchanged (a note already shown, as when the same move is published again,
+                # is no news): an edit would only reset what they were picking.
+                if last.get("sig") == sig and (not notes or last.get("notes") == _digest(notes)):
                     return
+                # The same picture is already on the message: an edit leaves it there.
+                same_picture = (panel.picture is None and bool(view_sig)
+                                and str(last.get("sig", "")).endswith(view_sig))
+                if not same_picture and panel.picture is None:
+                    panel.picture = await self.picture(row, game, seat)
+                if await self._edit_dm(last, panel, keep_picture=same_picture):
+                    last["sig"] = sig
+                    last["notes"] = _digest(notes)
+                    return
+            if needs_panel and panel.picture is None:
+                panel.picture = await self.picture(row, game, seat)
             sent = await self.dm(uid, **panel.send_kwargs())
             if sent is not None:
                 if needs_panel:
                     if last and "message" in last and not last.get("retired"):
                         await self._edit_dm(last, None)  # the new phase's panel replaces it
                     panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
-                                         "phase": phase, "sig": sig}
+                                         "phase": phase, "sig": sig, "notes": _digest(notes)}
                 return
             closed.add(uid)
         if needs_panel and played.by != uid and (not last or last.get("phase") != phase):
@@ -613,8 +643,10 @@ class GameCog(commands.GroupCog):
         return (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)})\n"
                 f"```\n{game.text(seat)}\n```\n{why}")
 
-    async def _edit_dm(self, last: dict[str, Any], panel: Panel | None) -> bool:
-        """Edit a DM panel in place; `panel=None` only takes its components away."""
+    async def _edit_dm(self, last: dict[str, Any], panel: Panel | None, *,
+                       keep_picture: bool = False) -> bool:
+        """Edit a DM panel in place; `panel=None` only takes its components away;
+        `keep_picture`: the picture on the message stays (it shows the same view)."""
         if "message" not in last:
             return False
         channel = self.bot.get_channel(last["channel"])
@@ -625,7 +657,10 @@ class GameCog(commands.GroupCog):
                 return {"view": None}
             kw = panel.send_kwargs()
             kw.setdefault("view", None)
-            kw["attachments"] = [kw.pop("file")] if "file" in kw else []
+            if "file" in kw:
+                kw["attachments"] = [kw.pop("file")]
+            elif not keep_picture:
+                kw["attachments"] = []
             return kw
         try:
             await retrying(lambda: channel.get_partial_message(last["message"]).edit(
@@ -665,12 +700,14 @@ class GameCog(commands.GroupCog):
                                                       vote_message=msg.id)
 
     async def play_move(self, game_id: int, user_id: int, move: str,
-                   version: int | str | None = None) -> Played:
+                   version: int | str | None = None,
+                   seen: tuple[GameRow, Game] | None = None) -> Played:
         """A player's move through the table, with "not your move" said in this server's terms
-        (who, by mention, or that the crowd is voting) instead of the engine's seat numbers."""
+        (who, by mention, or that the crowd is voting) instead of the engine's seat numbers.
+        `seen`: the game as just looked up, so the table need not read it again."""
         try:
             return await self.bot.tables.play(game_id, user_id, move, version=version,
-                                              by=user_id)
+                                              by=user_id, seen=seen)
         except NotAPlayer as e:
             row, _ = await self.bot.tables.load(game_id)
             raise NotAPlayer(self.spectator_text(row)) from e
@@ -754,6 +791,36 @@ class GameCog(commands.GroupCog):
         await reply(interaction, clip(text), ephemeral=True,
                     allowed_mentions=discord.AllowedMentions.none())
 
+    # ---- practice against the bot (issue #16) --------------------------------------------------
+    async def _practice_duel(self, interaction: discord.Interaction,
+                             level: str = practice.DEFAULT_LEVEL) -> None:
+        await self.bot.lobby.practice(interaction, self.KIND, level, None)
+
+    async def _practice_table(self, interaction: discord.Interaction,
+                              level: str = practice.DEFAULT_LEVEL,
+                              players: app_commands.Range[int, 2, 6] = 2) -> None:
+        await self.bot.lobby.practice(interaction, self.KIND, level, players)
+
+    def _add_practice_command(self) -> None:
+        """`/<game> practice [level] [players]`: the caller against the bot, which takes every
+        other seat; `players` only in games for more than two (up to the game's maximum)."""
+        many = self.engine.MAX_PLAYERS > 2
+        cmd = app_commands.Command(
+            name="practice", description="Play against me (the bot) to practise: easy, normal "
+            "or hard", callback=GameCog._practice_table if many else GameCog._practice_duel)
+        cmd = app_commands.describe(level="How well I play (default normal)", **(
+            {"players": "Seats at the table, yours included; I take the others (default 2)"}
+            if many else {}))(cmd)
+        cmd = app_commands.choices(level=PRACTICE_LEVELS)(cmd)
+        # The game's own maximum in Discord's picker (discord.py keeps no public setter; if
+        # its internals move, the picker offers 6 and the lobby refuses what is too many).
+        players = getattr(cmd, "_params", {}).get("players")
+        if players is not None:
+            players.max_value = self.engine.MAX_PLAYERS
+        cmd.binding = self
+        self.__cog_app_commands_group__.add_command(cmd)
+        self.__cog_app_commands__.append(cmd)
+
     @app_commands.command(name="panel", description="Open your secret panel (only you see it)")
     async def panel_command(self, interaction: discord.Interaction) -> None:
         row, game = await self.find_game(interaction)
@@ -765,9 +832,9 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(move="The move, e.g. as listed by autocomplete")
     async def move_command(self, interaction: discord.Interaction,
                            move: app_commands.Range[str, 1, 200]) -> None:
-        row, _ = await self.find_game(interaction)
+        row, game = await self.find_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.play_move(row.id, interaction.user.id, move)
+        await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
         await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
 
     @move_command.autocomplete("move")

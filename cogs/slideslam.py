@@ -176,13 +176,10 @@ class SlideSlamCog(GameCog, group_name="slideslam",
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         return self.placement_panel(row, game, seat, version)
 
-    async def build_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
+    async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
         version = f"p{await self.bot.store.seat_moves(row.id, seat)}"
         value = (row.extra.get("place_value") or {}).get(str(seat))
-        panel = self.placement_panel(row, game, seat, version, value=value)
-        if panel.picture is None:
-            panel.picture = await self.picture(row, game, seat)
-        return panel
+        return self.placement_panel(row, game, seat, version, value=value)
 
     def _head(self, row: GameRow, game: Game, seat: int) -> str:
         return (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)}, "
