@@ -263,6 +263,7 @@ class HardPolicy:
     budget = 24
     width = 6
     plies = 24
+    confidence = 2.0        # standard errors a move must beat the normal choice by
     secret_search = False   # search secret steps too (TradeShowdown's dice choice is the game)
     round_stop = True       # a plain play-out ends when the seat is to decide after the others
 
@@ -298,21 +299,40 @@ class HardPolicy:
         cands = self.candidates(legal, rng)
         if len(cands) <= 1:
             return cands[0] if cands else rng.choice(legal)
-        total = {m: 0.0 for m in cands}
-        for _ in range(self.budget):
-            base = self.seen.determinize(rng)
+        runs: dict[str, list[float]] = {m: [] for m in cands}
+        for i in range(self.budget):
+            base = base if i == 0 else self.seen.determinize(rng)
             dice = rng.getrandbits(64)
             for m in cands:
                 g = clone(base)
                 try:
                     play(g, seat, m)
                 except Exception:
-                    total[m] -= 2.0
+                    runs[m].append(-2.0)
                     continue
                 rollout(g, seat, random.Random(dice), self.plies, self.mod, self.round_stop)
-                total[m] += _squash(score(g, seat))
-        # ties go to the normal player's order
-        return max(cands, key=lambda c: (total[c], -cands.index(c)))
+                runs[m].append(_squash(score(g, seat)))
+        return pick(cands, runs, self.confidence)
+
+
+def pick(cands: list[str], runs: dict[str, list[float]], z: float) -> str:
+    """The normal player's move (`cands[0]`) unless another candidate did better on the same
+    samples by more than `z` standard errors of the paired differences: with few play-outs of
+    a game this full of dice, the plain best mean is mostly the luckiest move, and the normal
+    choice is a better bet than a lucky one."""
+    first = runs[cands[0]]
+    best, best_lead = cands[0], 0.0
+    for m in cands[1:]:
+        diffs = [a - b for a, b in zip(runs[m], first)]
+        n = len(diffs)
+        if n < 2:
+            continue
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        se = math.sqrt(var / n)
+        if mean > z * se + 1e-9 and mean > best_lead:
+            best, best_lead = m, mean
+    return best
 
 
 def rollout(g: Game, seat: int, rng: random.Random, plies: int, mod: Any,

@@ -22,7 +22,7 @@ from bot.engine.deathbydice.data import BOOST, CHEAP_SHOT_BOOST
 
 NORMAL = {"samples": 2, "plies": 6}
 EASY = {"samples": 1}
-HARD = {"budget": 12, "width": 4, "plies": 24}
+HARD = {"budget": 12, "width": 4, "plies": 24, "confidence": 0.0}
 
 DIE = 2.0  # a standing die beyond its value: attacks and defenses it still makes possible
 

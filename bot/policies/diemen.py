@@ -21,7 +21,7 @@ from bot.engine.diemen import board, rules
 from bot.engine.diemen.odds import flick_odds
 
 NORMAL = {"samples": 3, "plies": 12}
-HARD = {"budget": 16, "width": 4, "plies": 40}
+HARD = {"budget": 12, "width": 4, "plies": 30}
 
 R_MEAN = 3.5
 # Chance that at least one of our front banners still stands when our next turn starts, by how

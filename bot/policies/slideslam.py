@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 NORMAL = {"width": 24, "plies": 8}
-HARD = {"budget": 2, "width": 6, "plies": 30}
+HARD = {"budget": 2, "width": 6, "plies": 30, "confidence": 0.0}
 
 
 def evaluate(view: dict[str, Any], seat: int) -> float:

@@ -33,5 +33,6 @@ def evaluate_state(g: Any, seat: int) -> float:
 
 # The dice choice and the post-roll plan are the game, and both are secret steps: the search
 # samples the rivals' choices and plays the round out (roll, plans, attacks) with greedy turns.
-HARD = {"budget": 4, "width": 5, "plies": 30, "secret_search": True, "round_stop": False}
+HARD = {"budget": 4, "width": 5, "plies": 30, "secret_search": True, "round_stop": False,
+        "confidence": 0.0}
 GREEDY_WIDTH = 6
