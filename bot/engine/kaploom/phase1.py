@@ -444,28 +444,31 @@ def _fillable(board: str | None, dice: tuple[tuple[tuple[str, str], int], ...]
     return tuple(out)
 
 
+Ways = tuple[tuple[tuple[int, int], ...], ...]
+
+
 @lru_cache(maxsize=1 << 15)
 def _board_ways(board: str | None, sig: tuple[tuple[str, str, int], ...]
-                ) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+                ) -> tuple[tuple[tuple[int, ...], Ways] | None, ...]:
     """For each action of `board`, every way to fill it from dice grouped as `sig` ((kind,
-    face, count) per group, counts capped at the six dice an action takes at most), as
-    (group index, how many of its dice) pairs. Two in three legal() calls meet a grouping
-    seen before and are one lookup; the others ask each action through its own smaller keys
-    (`_fillable`, then `_ways`), which almost always hit."""
+    face, count) per group, counts capped at the six dice an action takes at most): None when
+    there is none, else the groups that can serve it and `_ways` over those. Two in three
+    legal() calls meet a grouping seen before and are one lookup; the others ask each action
+    through its own smaller keys (`_fillable`, then `_ways`), which almost always hit, and
+    share their answers rather than copy them."""
     faces = [(k, f) for k, f, _ in sig]
     merged: dict[tuple[str, str], int] = {}
     for f, (_, _, n) in zip(faces, sig):
         merged[f] = merged.get(f, 0) + n
-    out = []
+    out: list[tuple[tuple[int, ...], Ways] | None] = []
     for action, fillable in zip(_board(board), _fillable(board, tuple(sorted(merged.items())))):
         if not fillable:
-            out.append(())
+            out.append(None)
             continue
         need, stand_in = _stand_ins(action.requires)
-        keep = [i for i, f in enumerate(faces) if f in stand_in]
+        keep = tuple([i for i, f in enumerate(faces) if f in stand_in])
         sub = tuple([(*stand_in[faces[i]], min(sig[i][2], need)) for i in keep])
-        out.append(tuple(tuple((keep[i], n) for i, n in picks)
-                         for picks in _ways(action.requires, sub)))
+        out.append((keep, _ways(action.requires, sub)))
     return tuple(out)
 
 
@@ -476,20 +479,23 @@ def _fits(board: str | None, groups: list[Group]
     with it)."""
     ids = [d for _, d in groups]
     sig = tuple([(k[1], k[3], len(d) if len(d) < 6 else 6) for k, d in groups])
-    for action, ways in zip(_board(board), _board_ways(board, sig)):
-        if not ways:
+    for action, found in zip(_board(board), _board_ways(board, sig)):
+        if found is None:
             continue
+        keep, ways = found
+        serving = [ids[i] for i in keep]
         out = []
         for picks in ways:
             if len(picks) == 1:
                 i, n = picks[0]
-                out.append(ids[i][:n])
+                out.append(serving[i][:n])
                 continue
             chosen: list[str] = []
             for i, n in picks:
-                chosen += ids[i][:n]
+                chosen += serving[i][:n]
             out.append(in_order(chosen))
-        yield action, out
+        if out:
+            yield action, out
 
 
 def _rest(groups: list[Group], used: list[str]) -> list[Group]:

@@ -177,12 +177,18 @@ DIE_FACES: tuple[DieFace, ...] = tuple((kind, face) for kind in (TRAIT, ACTION)
 
 
 @lru_cache(maxsize=None)
-def _accepted(symbol: str) -> frozenset:
-    """Everything `symbol` accepts: (kind, face) for one die, a pair of them for two, so the
-    searches below test set membership instead of calling `accepts`."""
-    if SYMBOLS[symbol].size == 1:
-        return frozenset(d for d in DIE_FACES if accepts(symbol, (d,)))
-    return frozenset((a, b) for a in DIE_FACES for b in DIE_FACES if accepts(symbol, (a, b)))
+def _accepted(symbol: str) -> frozenset[DieFace]:
+    """Every (kind, face) a one-die symbol accepts, so the searches below test set
+    membership instead of calling `accepts`."""
+    return frozenset(d for d in DIE_FACES if accepts(symbol, (d,)))
+
+
+@lru_cache(maxsize=None)
+def _partners(symbol: str) -> dict[DieFace, frozenset[DieFace]]:
+    """For a two-dice symbol: each (kind, face) it accepts first in a pair, and what it
+    accepts beside it."""
+    out = {a: frozenset(b for b in DIE_FACES if accepts(symbol, (a, b))) for a in DIE_FACES}
+    return {a: bs for a, bs in out.items() if bs}
 
 
 @lru_cache(maxsize=1 << 17)
@@ -216,13 +222,17 @@ def search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...],
     steps = []
     for k, sym in enumerate(syms):
         same_as_prev = k > 0 and syms[k - 1] == sym
-        ok = _accepted(sym)
         if SYMBOLS[sym].size == 1:
+            ok = _accepted(sym)
             steps.append((True, same_as_prev, [c for c in range(n) if faces[c] in ok]))
         else:
-            steps.append((False, same_as_prev,
-                          [(a, b) for a in range(n) for b in range(a, n)
-                           if (faces[a], faces[b]) in ok]))
+            partners = _partners(sym)
+            pairs = []
+            for a in range(n):
+                beside = partners.get(faces[a])
+                if beside:
+                    pairs += [(a, b) for b in range(a, n) if faces[b] in beside]
+            steps.append((False, same_as_prev, pairs))
     out: set[tuple[int, ...]] = set()
     used = [0] * n
     last = len(steps)
