@@ -6,10 +6,12 @@ the seat's `Seen` (the public record as that seat saw it, bot/policies/seen.py) 
 games from it by sampling what the seat cannot see; none of them ever gets the real game.
 
 Levels: `random`; `easy` (plausible but loose: the normal choice most of the time, a random
-one otherwise); `normal` (greedy one step: each move tried on a rebuilt game, the turn played
-out plainly, the position scored by the game's evaluation); `hard` (determinized Monte Carlo:
-a fixed number of play-outs per decision, each on a freshly sampled game, shared among the
-moves by UCB1). No Discord import here: `python -m bot match` and `make balance` use them.
+one otherwise); `normal` (greedy one step: the game's own plan where its module has `decide`
+(Die-Men and Death by Dice work with exact expectations: their dice are the game), otherwise
+each move tried on a rebuilt game, the turn played out plainly, the position scored by the
+game's evaluation); `hard` (determinized Monte Carlo: the normal player's best few moves, each
+played out on the same sampled games with the same dice, a fixed budget per decision). No
+Discord import here: `python -m bot match` and `make balance` use them.
 """
 from __future__ import annotations
 
