@@ -27,7 +27,7 @@ from . import guide, practice
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
-from .tables import NotAPlayer, Played
+from .tables import NotAPlayer, Played, PublishIncomplete
 from .ui import (ComponentCall, MoveButton, MoveModal, MoveSelect, PanelButton, TypeMoveButton,
                  VoteButton, reply, view_of)
 
@@ -366,18 +366,22 @@ class GameCog(commands.GroupCog):
             await self._send_private(row, game, played)
             await practice.after_publish(self.bot, played)  # the bot's seats move now
             return
+        board_failed = None
         if channel is not None:
             try:
                 await self._post_turn(row, game, channel, lines, played.cause)
-            except discord.HTTPException:
-                # The move stands; the next event (or a repeat of this one) posts the board.
-                log.warning("game %s: the turn message could not be posted", row.id)
+            except discord.HTTPException as e:
+                # The move stands; the outbox publishes it again (or the next move does).
+                board_failed = e
         await self._send_private(row, game, played)
         if played.cause == "vote":
             await self.settle_vote_message(row, channel, lines)
         if outcome is None and row.deadline_kind == "vote" and channel is not None:
             await self._post_vote(row, game, channel)
         await practice.after_publish(self.bot, played)  # the bot's seats move now (never raises)
+        if board_failed is not None:
+            raise PublishIncomplete(f"the turn message failed: {board_failed.status} "
+                                    f"{board_failed.text or ''}".strip())
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         """The game's first message: who plays, how to win, what to do first."""
@@ -459,8 +463,8 @@ class GameCog(commands.GroupCog):
                 await retrying(lambda: channel.get_partial_message(old_id).edit(
                     allowed_mentions=discord.AllowedMentions.none(), **edit_kwargs()))
                 msg_id = old_id
-            except discord.NotFound:
-                same_turn = False  # deleted by someone: post it again below
+            except (discord.NotFound, discord.Forbidden):
+                same_turn = False  # deleted, or no longer ours to edit: post it anew below
         if not same_turn:
             pinged = [discord.Object(row.players[s]) for s in self.must_act(game)
                       if game.outcome() is None]

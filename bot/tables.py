@@ -36,6 +36,12 @@ class StaleMove(IllegalMoveError):
     """The move was made against an earlier state of the game."""
 
 
+class PublishIncomplete(Exception):
+    """Publishing reached Discord only in part (a fault a later try may not meet): the move's
+    outbox row stays, so the scheduler publishes it again once its lease has passed (a few
+    tries at most, and a newer move's publishing supersedes it)."""
+
+
 class NotAPlayer(IllegalMoveError):
     """Someone who is not seated in the game tried to move."""
 
@@ -334,6 +340,10 @@ class Tables:
         try:
             with views_remembered(played.game):
                 await self.listener(played.row.kind).publish(played)
+        except PublishIncomplete as e:
+            log.warning("game %s version %s: published in part (%s); it will be published "
+                        "again", played.row.id, played.row.version, e)
+            return
         except Exception:
             log.exception("publishing game %s version %s failed", played.row.id,
                           played.row.version)
