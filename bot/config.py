@@ -13,6 +13,7 @@ from typing import Mapping
 
 DEFAULT_DATABASE = "data/referee.db"
 DEFAULT_TURN_TIMER = 3600  # an hour: long enough for a lunch break, short enough to keep games alive
+DEFAULT_PRACTICE_DELAY = 1.5  # seconds: a bot move shows after a beat, as a person's would
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 TOKEN_HELP = (
@@ -51,6 +52,9 @@ class Settings:
     # view once started (bot/app.py); a process that starts many bots (the tests) must not,
     # or every old bot would stay in memory.
     freeze_boot_heap: bool = False
+    # PRACTICE_DELAY_SECONDS: how long a practice bot "thinks" before its move shows, so a
+    # turn reads naturally (0 in tests; its search runs meanwhile).
+    practice_delay: float = DEFAULT_PRACTICE_DELAY
 
     @property
     def database(self) -> str:
@@ -120,8 +124,23 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
             f"604800 (7 days); the default is {DEFAULT_TURN_TIMER}.")
     read_messages = _switch("READ_MESSAGES", values.get("READ_MESSAGES", ""))
     render = _render_processes(values.get("RENDER_PROCESSES", "").strip())
+    delay = _practice_delay(values.get("PRACTICE_DELAY_SECONDS", "").strip())
     return Settings(token, db, guild, level, timer, database_url, shard_count, shard_ids,
-                    read_messages, render, freeze_boot_heap=True)
+                    read_messages, render, freeze_boot_heap=True, practice_delay=delay)
+
+
+def _practice_delay(raw: str) -> float:
+    if not raw:
+        return DEFAULT_PRACTICE_DELAY
+    try:
+        delay = float(raw) if raw.isascii() else -1.0
+    except ValueError:
+        delay = -1.0
+    if not 0 <= delay <= 10:
+        raise ConfigError(f"PRACTICE_DELAY_SECONDS={raw!r} must be a number of seconds from 0 to "
+                          f"10: how long the practice bot pauses before its move shows. Leave it "
+                          f"empty for {DEFAULT_PRACTICE_DELAY:g}.")
+    return delay
 
 
 def default_render_processes() -> int:

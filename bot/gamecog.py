@@ -466,8 +466,10 @@ class GameCog(commands.GroupCog):
             except (discord.NotFound, discord.Forbidden):
                 same_turn = False  # deleted, or no longer ours to edit: post it anew below
         if not same_turn:
-            pinged = [discord.Object(row.players[s]) for s in self.must_act(game)
-                      if game.outcome() is None]
+            me = self.bot.user.id if self.bot.user is not None else None
+            pinged = [discord.Object(uid) for uid in dict.fromkeys(
+                row.players[s] for s in self.must_act(game) if game.outcome() is None)
+                if uid != me]  # a practice bot is not pinged to play its own seat
             if pinged and game.outcome() is None:
                 panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "
                                      + panel.content)

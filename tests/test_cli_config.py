@@ -37,6 +37,9 @@ def test_no_token_exits_2_and_says_how_to_get_one(tmp_path):
     ({"DEV_GUILD_ID": "12"}, "17-20 digits"),
     ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
     ({"TURN_TIMER_SECONDS": "5"}, "TURN_TIMER_SECONDS"),
+    ({"PRACTICE_DELAY_SECONDS": "soon"}, "PRACTICE_DELAY_SECONDS='soon'.*0 to 10"),
+    ({"PRACTICE_DELAY_SECONDS": "60"}, "PRACTICE_DELAY_SECONDS"),
+    ({"PRACTICE_DELAY_SECONDS": "٣"}, "PRACTICE_DELAY_SECONDS"),
 ])
 def test_bad_settings_are_named(env, expected, tmp_path):
     values = {"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "x.db"), **env}
@@ -179,6 +182,15 @@ def test_read_messages_is_a_setting_read_from_dotenv(tmp_path):
                          dotenv=None).read_messages is False
     with pytest.raises(ConfigError, match="READ_MESSAGES='maybe'"):
         load_settings({"READ_MESSAGES": "maybe"}, dotenv=env_file)
+
+
+def test_practice_delay_is_a_setting(tmp_path):
+    values = {"DISCORD_TOKEN": "t", "DATABASE_PATH": str(tmp_path / "a.db")}
+    assert load_settings(values, dotenv=None).practice_delay == 1.5
+    assert load_settings({**values, "PRACTICE_DELAY_SECONDS": "0"}, dotenv=None
+                         ).practice_delay == 0
+    assert load_settings({**values, "PRACTICE_DELAY_SECONDS": "2.5"}, dotenv=None
+                         ).practice_delay == 2.5
 
 
 def test_the_bot_takes_read_messages_from_the_settings(tmp_path, monkeypatch):

@@ -27,11 +27,6 @@ EPHEMERAL = 64
 NOTATION = {"diemen": "play"}
 
 
-@pytest.fixture(autouse=True)
-def no_thinking_pause(monkeypatch):
-    monkeypatch.setattr(practice, "DELAY", 0)
-
-
 @pytest.fixture
 def table(fake, world):
     """The world, with the bot's moves awaited by `fake.settle()` like discord.py's tasks."""
@@ -398,3 +393,18 @@ async def test_a_practice_game_is_stopped_by_the_person_alone(fake, table):
     assert (await fake.bot.store.get_game(row.id)).status == "aborted"
     assert any("by agreement of all players" in r.content for r in ephemeral(new))
     assert not practice.driver(fake.bot)._tasks
+
+
+async def test_the_bot_is_never_pinged_to_play_its_own_seat(fake, table):
+    """A turn message mentions whoever must act: never the bot itself, and the person only when
+    it is their turn."""
+    world = table
+    row = await start(fake, world, "slideslam", level="easy")
+    row, _, _ = await play_out(fake, world, row)
+    pinged: set[int] = set()
+    for r in fake.requests:
+        if r.method == "POST" and r.args.get("channel_id") == row.thread_id and r.body:
+            allowed = (r.body.get("allowed_mentions") or {}).get("users") or []
+            pinged |= {int(u) for u in allowed}
+    assert fake.me.id not in pinged
+    assert world.alice.id in pinged
