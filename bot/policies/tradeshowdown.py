@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+# A dice choice judged on one roll is a coin toss: three play-outs a choice, fewer choices.
+NORMAL = {"samples": 3, "width": 24}
 
 def _strength(f: dict[str, Any]) -> float:
     # A slash on a card is a step towards losing it; a lost card is a big step; losing all
