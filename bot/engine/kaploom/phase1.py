@@ -17,7 +17,7 @@ from . import phase2
 from .data import ALL_ACTIONS, DUO_TABLE, FACE_NAMES, Action, board_actions
 from .dice import describe, in_order, signature
 from .notation import action_named, die_id, is_die
-from .requirements import DIE_FACES, SYMBOLS, accepts, can_fill, match, search
+from .requirements import DIE_FACES, SYMBOLS, accepts, match, search
 
 if TYPE_CHECKING:
     from .game import Kaploom
@@ -414,7 +414,7 @@ def _ways(requires: tuple[str, ...], sub: tuple[tuple[str, str, int], ...]
         return ()
     # `combinations` without its own cache: this one already keeps the answer.
     return tuple(tuple((i, n) for i, n in enumerate(vec) if n)
-                 for vec in sorted(search(requires, sub, False)))
+                 for vec in sorted(search(requires, sub)))
 
 
 @lru_cache(maxsize=None)
@@ -424,24 +424,17 @@ def _board(board: str | None) -> tuple[Action, ...]:
     return DUO_TABLE if board == "duo" else board_actions(board)
 
 
-@lru_cache(maxsize=1 << 14)
-def _fillable(board: str | None, dice: tuple[tuple[tuple[str, str], int], ...]
-              ) -> tuple[bool, ...]:
-    """Which actions of `board` some of these dice fill (((kind, face), how many) pairs, in
-    any grouping): most actions have no way in a given roll, and this spares them the search
-    for their ways. Each action is asked with each face by its stand-in, a key nearly always
-    known already."""
-    out = []
-    for action in _board(board):
+@lru_cache(maxsize=None)
+def _board_index(board: str | None) -> dict[tuple[str, str], list[tuple[int, tuple[str, str], int]]]:
+    """For each (kind, face) a die may show, the actions of `board` it can serve: (index on
+    the board, its stand-in for that action, how many dice the action takes). A new grouping
+    of dice is then sorted out for every action in one pass over the groups."""
+    index: dict[tuple[str, str], list[tuple[int, tuple[str, str], int]]] = {}
+    for a, action in enumerate(_board(board)):
         need, stand_in = _stand_ins(action.requires)
-        merged: dict[tuple[str, str], int] = {}
-        for f, n in dice:
-            if f in stand_in:
-                f = stand_in[f]
-                merged[f] = min(need, merged.get(f, 0) + n)
-        out.append(sum(merged.values()) >= need and can_fill(
-            action.requires, tuple([(*f, n) for f, n in sorted(merged.items())])))
-    return tuple(out)
+        for die, rep in stand_in.items():
+            index.setdefault(die, []).append((a, rep, need))
+    return index
 
 
 Ways = tuple[tuple[tuple[int, int], ...], ...]
@@ -453,22 +446,28 @@ def _board_ways(board: str | None, sig: tuple[tuple[str, str, int], ...]
     """For each action of `board`, every way to fill it from dice grouped as `sig` ((kind,
     face, count) per group, counts capped at the six dice an action takes at most): None when
     there is none, else the groups that can serve it and `_ways` over those. Two in three
-    legal() calls meet a grouping seen before and are one lookup; the others ask each action
-    through its own smaller keys (`_fillable`, then `_ways`), which almost always hit, and
-    share their answers rather than copy them."""
-    faces = [(k, f) for k, f, _ in sig]
-    merged: dict[tuple[str, str], int] = {}
-    for f, (_, _, n) in zip(faces, sig):
-        merged[f] = merged.get(f, 0) + n
+    legal() calls meet a grouping seen before and are one lookup; the others sort the groups
+    out for every action in one pass and ask each action that has the dice it needs through
+    its own smaller key (`_ways`), which mostly hits, sharing the answer rather than copying
+    it."""
+    actions = _board(board)
+    keeps: list[list[int]] = [[] for _ in actions]
+    subs: list[list[tuple[str, str, int]]] = [[] for _ in actions]
+    served = [0] * len(actions)
+    index = _board_index(board)
+    for i, (kind, face, count) in enumerate(sig):
+        for a, rep, need in index.get((kind, face), ()):
+            keeps[a].append(i)
+            subs[a].append((*rep, count if count < need else need))
+            served[a] += count
     out: list[tuple[tuple[int, ...], Ways] | None] = []
-    for action, fillable in zip(_board(board), _fillable(board, tuple(sorted(merged.items())))):
-        if not fillable:
+    for a, action in enumerate(actions):
+        need = _stand_ins(action.requires)[0]
+        if served[a] < need:
             out.append(None)
             continue
-        need, stand_in = _stand_ins(action.requires)
-        keep = tuple([i for i, f in enumerate(faces) if f in stand_in])
-        sub = tuple([(*stand_in[faces[i]], min(sig[i][2], need)) for i in keep])
-        out.append((keep, _ways(action.requires, sub)))
+        ways = _ways(action.requires, tuple(subs[a]))
+        out.append((tuple(keeps[a]), ways) if ways else None)
     return tuple(out)
 
 
@@ -510,7 +509,11 @@ def _rest(groups: list[Group], used: list[str]) -> list[Group]:
 def legal(g: "Kaploom", seat: int) -> list[str]:
     p = g.seats[seat]
     placed = g.placed_dice()
-    mine = [d for d in g.dice_of(seat) if d not in placed]
+    unplaced: dict[int, list[str]] = {}   # by owner, in one pass over the dice
+    for d, die in g.dice.items():
+        if d not in placed:
+            unplaced.setdefault(die["owner"], []).append(d)
+    mine = in_order(unplaced.get(seat, []))
     moves: list[str] = []
     own = _groups(g, mine, by_owner=False)
     if not p["ko"]:
@@ -538,7 +541,7 @@ def legal(g: "Kaploom", seat: int) -> list[str]:
         team = g.team_of(seat)
         duo = g.duo[p["team"]]
         pool = [d for s in team if s == seat or not g.seats[s]["locked"]
-                for d in g.dice_of(s) if d not in placed]
+                for d in unplaced.get(s, ())]
         for action, fits in _fits("duo", _groups(g, pool, by_owner=True)):
             if action.name in duo:
                 continue

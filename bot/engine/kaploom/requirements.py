@@ -199,19 +199,13 @@ def combinations(requires: tuple[str, ...],
 
     Dice of one class are interchangeable, so the listing stays small: one entry per distinct
     choice, not per permutation of die ids."""
-    return tuple(sorted(search(requires, classes, False)))
+    return tuple(sorted(search(requires, classes)))
 
 
-@lru_cache(maxsize=1 << 16)
-def can_fill(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...]) -> bool:
-    """Whether some of these dice fill `requires` (the search stops at the first way)."""
-    return bool(search(requires, classes, True))
-
-
-def search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...],
-           first: bool) -> set[tuple[int, ...]]:
+def search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...]
+           ) -> set[tuple[int, ...]]:
     """The ways to fill `requires` from `classes` as count vectors, unsorted and uncached
-    (`combinations`); with `first`, at most one."""
+    (`combinations`)."""
     order = _order(requires)
     syms = [requires[i] for i in order]
     counts = [c for _, _, c in classes]
@@ -233,15 +227,16 @@ def search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...],
                 if beside:
                     pairs += [(a, b) for b in range(a, n) if faces[b] in beside]
             steps.append((False, same_as_prev, pairs))
+        if not steps[-1][2]:
+            return set()   # nothing fills this requirement: no way at all
     out: set[tuple[int, ...]] = set()
     used = [0] * n
     last = len(steps)
 
-    def rec(k: int, floor: tuple[int, ...]) -> bool:
-        """True: stop searching (`first` and a way was found)."""
+    def rec(k: int, floor: tuple[int, ...]) -> None:
         if k == last:
             out.add(tuple(used))
-            return first
+            return
         single, same_as_prev, cands = steps[k]
         # identical requirements next to each other: choose classes in non-decreasing order
         if single:
@@ -249,8 +244,7 @@ def search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...],
             for c in cands:
                 if c >= lo and used[c] < counts[c]:
                     used[c] += 1
-                    if rec(k + 1, (c,)):
-                        return True
+                    rec(k + 1, (c,))
                     used[c] -= 1
         else:
             lo = floor if same_as_prev and len(floor) == 2 else (0, 0)
@@ -264,11 +258,9 @@ def search(requires: tuple[str, ...], classes: tuple[tuple[str, str, int], ...],
                     continue
                 used[a] += 1
                 used[b] += 1
-                if rec(k + 1, (a, b)):
-                    return True
+                rec(k + 1, (a, b))
                 used[a] -= 1
                 used[b] -= 1
-        return False
 
     rec(0, (0,))
     # `rec` refers to itself: dropping it here frees the search at once; left to the cycle
