@@ -286,7 +286,10 @@ class HardPolicy:
         first = self.screen.values(legal, rng)
         if not first:
             return list(legal[:self.width])
-        return sorted(first, key=lambda m: (-first[m], m))[:self.width]
+        # equal values are broken by the seeded rng, as the normal player does: a fixed order
+        # would pick the same do-nothing step (KAPLOOM!'s Power Up) again and again
+        tie = {m: rng.random() for m in first}
+        return sorted(first, key=lambda m: (-first[m], tie[m]))[:self.width]
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         legal = playable(legal)

@@ -7,7 +7,10 @@ from typing import Any
 HIDDEN_PHASES = ("roll", "assign")
 NORMAL = {"width": 10, "plies": 6}
 EASY = {"width": 4, "plies": 3}
-HARD = {"budget": 4, "width": 4, "plies": 8}
+# hard plays the normal choice here for now: 4 of 4 games against normal hit the 4,000-move
+# cap (ties broken by a fixed order picked a Power Up step that changes nothing, again and
+# again); the ties are now broken by the rng, the search itself is not measured yet.
+HARD = {"budget": 0, "width": 4, "plies": 8}
 GREEDY_WIDTH = 4
 
 
