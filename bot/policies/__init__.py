@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from bot.engine import CHANCE
 from bot.engine.core import Game
@@ -105,8 +105,10 @@ def _settle(g: Game, rng: random.Random) -> None:
         play(g, CHANCE, g.chance().sample(rng))
 
 
-def _one_step(g: Game, actor: Any, rng: random.Random, k: int) -> str:
-    """The move (of up to `k` sampled) with the best score for `actor` right after it."""
+def _best_after(g: Game, actor: Any, rng: random.Random, k: int,
+                then: Callable[[Game], None]) -> str:
+    """The move (of up to `k` sampled) whose position scores best for `actor` once `then`
+    has played on from it."""
     legal = playable(g.legal(actor))
     if len(legal) == 1:
         return legal[0]
@@ -118,37 +120,29 @@ def _one_step(g: Game, actor: Any, rng: random.Random, k: int) -> str:
             play(t, actor, m)
         except Exception:
             continue
-        _settle(t, rng)
+        then(t)
         v = score(t, actor)
         if v > best_v:
             best, best_v = m, v
     return best
+
+
+def _one_step(g: Game, actor: Any, rng: random.Random, k: int) -> str:
+    """The move (of up to `k` sampled) with the best score for `actor` right after it."""
+    return _best_after(g, actor, rng, k, lambda t: _settle(t, rng))
 
 
 def greedy_move(g: Game, actor: Any, rng: random.Random, k: int) -> str:
     """A sensible quick move for any seat: each of up to `k` sampled moves is followed by the
     rest of the actor's turn played one step greedily, and the move whose turn scores best for
     the actor is taken (a slide is judged with the slam it allows)."""
-    legal = playable(g.legal(actor))
-    if len(legal) == 1:
-        return legal[0]
-    cands = legal if len(legal) <= k else rng.sample(legal, k)
-    best, best_v = cands[0], -math.inf
-    for m in cands:
-        t = clone(g)
-        try:
-            play(t, actor, m)
-        except Exception:
-            continue
+    def rest_of_turn(t: Game) -> None:
         for _ in range(4):
             _settle(t, rng)
             if t.outcome() is not None or t.actors() != [actor]:
                 break
             play(t, actor, _one_step(t, actor, rng, k))
-        v = score(t, actor)
-        if v > best_v:
-            best, best_v = m, v
-    return best
+    return _best_after(g, actor, rng, k, rest_of_turn)
 
 
 def greedy_round(g: Game, seat: int, rng: random.Random, plies: int, k: int,
