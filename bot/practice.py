@@ -27,11 +27,13 @@ from .engine.core import OptionError, RuleError
 from .policies import LEVELS, make, seen_from_record
 from .policies.match import default_options
 from .policies.seen import Watch
+from .tables import UNRATED
 
 log = logging.getLogger(__name__)
 
 DELAY = 1.5          # seconds a bot "thinks" at least before its move shows (a turn reads naturally)
-PRACTICE_KEY = "practice"   # row.extra[PRACTICE_KEY] = the level of the bot seats
+# row.extra[PRACTICE_KEY] = the level of the bot seats; the key also makes the game unrated
+PRACTICE_KEY = UNRATED
 # What a person may choose (`random` is for offline matches and tests).
 PLAYER_LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"

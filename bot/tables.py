@@ -36,6 +36,10 @@ class StaleMove(IllegalMoveError):
     """The move was made against an earlier state of the game."""
 
 
+# row.extra key of a game whose result is not recorded (bot/practice.py sets it: the level).
+UNRATED = "practice"
+
+
 class PublishIncomplete(Exception):
     """Publishing reached Discord only in part (a fault a later try may not meet): the move's
     outbox row stays, so the scheduler publishes it again once its lease has passed (a few
@@ -313,9 +317,12 @@ class Tables:
         status = "active"
         if outcome is not None:
             status = "finished"
-            results = {uid: ("draw" if outcome.draw else
-                             "win" if seat in outcome.winners else "loss")
-                       for seat, uid in enumerate(row.players)}
+            # A practice game against the bot is not a rated result: it never counts in the
+            # server's stats or anyone's history (the record stays, for export and replay).
+            if not (row.extra or {}).get(UNRATED):
+                results = {uid: ("draw" if outcome.draw else
+                                 "win" if seat in outcome.winners else "loss")
+                           for seat, uid in enumerate(row.players)}
         now = self.clock()
         state = game.to_json()
         try:

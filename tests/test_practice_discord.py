@@ -408,3 +408,20 @@ async def test_the_bot_is_never_pinged_to_play_its_own_seat(fake, table):
             pinged |= {int(u) for u in allowed}
     assert fake.me.id not in pinged
     assert world.alice.id in pinged
+
+
+async def test_a_finished_practice_game_is_unrated_but_exportable(fake, table):
+    """Practice is practice: a finished game against the bot counts in no stats or history (so
+    nobody climbs the server's table by beating the easy bot, and the bot never appears there),
+    and its record can still be exported."""
+    world = table
+    row = await start(fake, world, "slideslam", level="easy")
+    row, _, _ = await play_out(fake, world, row)
+    assert row.status == "finished"
+    [stats] = ephemeral(await fake.invoke(fake.slash(fake.bot, "games stats", user=world.alice,
+                                                     channel=world.games)))
+    assert "No finished games" in stats.content
+    assert await fake.bot.store.stats(world.guild.id) == []
+    new = await fake.invoke(fake.slash(fake.bot, "games export", user=world.alice,
+                                       channel=world.games, game=row.id))
+    assert any(f.filename.endswith(".json") for m in new for f in m.files)
