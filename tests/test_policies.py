@@ -183,3 +183,33 @@ def test_bots_never_take_back_their_own_steps():
     assert playable(["undo", "done", "combo 3"]) == ["done", "combo 3"]
     assert playable(["mode physical", "aim F1", "oops F2"]) == ["aim F1"]
     assert playable(["undo"]) == ["undo"]
+
+
+def test_rebuilt_game_sees_the_set_asides_of_a_window_that_closes_into_the_dice_choice():
+    """TradeShowdown without Tag Team: a window with no attack to slash closes straight into
+    the next round's secret dice choice. Its plans (combo set-asides) were shown as it closed,
+    so the rebuilt game must hold them; it used to keep sampling them and lose the set-asides."""
+    kind = "tradeshowdown"
+    opts = dict(default_options(kind), tag_team=False)
+    g = load(kind).new(2, opts, ["Ann", "Bob"])
+    rng = random.Random(1)
+    record, closings = [], 0
+    for _ in range(3000):
+        if g.outcome() is not None:
+            break
+        actors = g.actors()
+        if actors == [CHANCE]:
+            actor, move = CHANCE, g.chance().sample(rng)
+        else:
+            actor = actors[-1] if len(actors) > 1 else actors[0]
+            move = rng.choice(playable(g.legal(actor)))
+        before = g.current_phase()
+        g.apply(actor, move)
+        record.append((actor, move))
+        if before == "window" and g.current_phase() == "choose":
+            closings += 1
+            for seat in (0, 1):
+                det = _seen(kind, g, record, seat).determinize(random.Random(len(record)))
+                assert det.view(seat) == g.view(seat), (len(record), seat)
+                assert det.legal(seat) == g.legal(seat)
+    assert closings >= 3

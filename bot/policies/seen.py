@@ -174,6 +174,7 @@ class Watch:
     def __init__(self, game: Game, seats: Sequence[int] | None = None):
         kind = game.KIND
         self.hidden_phases = hidden_phases(game)
+        self.closing_phases = closing_phases(game)
         self.seen = {s: Seen(kind, game.players, game.options, game.names, s)
                      for s in (range(game.players) if seats is None else seats)}
         self._vault: dict[int, list[str]] = {s: [] for s in self.seen}
@@ -182,9 +183,11 @@ class Watch:
         """What must be noted before `actor` moves (the move's secrecy, the draws)."""
         if actor == CHANCE:
             ch = game.chance()
-            return {"draws": [d.label for d in ch.draws] if ch else []}
+            return {"draws": [d.label for d in ch.draws] if ch else [],
+                    "phase": game.current_phase()}
         return {"secret": game.is_secret(actor)
-                and game.current_phase() in self.hidden_phases}
+                and game.current_phase() in self.hidden_phases,
+                "phase": game.current_phase()}
 
     def after(self, game: Game, actor: Any, move: str, note: dict, events: list[Event]) -> None:
         private = [e for e in events if not e.public]
@@ -216,9 +219,16 @@ class Watch:
                 self._vault[s].append(move)
             seen._add(entry)
             # the reveal: nobody is in a secret step any more
-            if seen.in_secret and self._revealed(game, self.hidden_phases):
+            if seen.in_secret and (self._revealed(game, self.hidden_phases)
+                                   or self._closed(game, note.get("phase"))):
                 seen._reveal(self._vault[s])
                 self._vault[s] = []
+
+    def _closed(self, game: Game, before: str | None) -> bool:
+        # A step that ends in a reveal may lead straight into another secret step
+        # (TradeShowdown: a window with no attack to slash closes into the next round's dice
+        # choice); the move that left it was the reveal.
+        return before in self.closing_phases and game.current_phase() != before
 
     @staticmethod
     def _revealed(game: Game, hidden: frozenset[str]) -> bool:
@@ -236,6 +246,17 @@ def hidden_phases(game: Game) -> frozenset[str]:
         return frozenset(mod.HIDDEN_PHASES)
     except (ImportError, AttributeError):
         return type(game).SECRET_PHASES
+
+
+def closing_phases(game: Game) -> frozenset[str]:
+    """Secret phases whose every move is shown the moment the phase is left, even when the
+    next phase is secret too. A game's policy module names them; none otherwise (Death by
+    Dice's set-up roll stays hidden through the secret set-up that follows it)."""
+    try:
+        mod = importlib.import_module(f"bot.policies.{game.KIND}")
+        return frozenset(getattr(mod, "CLOSING_PHASES", ()))
+    except ImportError:
+        return frozenset()
 
 
 def seen_from_record(kind: str, players: int, options: dict | None, names: Sequence[str] | None,

@@ -6,6 +6,11 @@ from typing import Any
 # A dice choice judged on one roll is a coin toss: three play-outs a choice, fewer choices.
 NORMAL = {"samples": 3, "width": 24}
 
+# The window closes with every plan shown (sets, claw, intimidation, combo set-asides). With
+# no attack to slash (more often without Tag Team) it leads straight into the next round's
+# secret dice choice, so leaving it is the reveal (bot/policies/seen.py).
+CLOSING_PHASES = ("window",)
+
 def _strength(f: dict[str, Any]) -> float:
     # A slash on a card is a step towards losing it; a lost card is a big step; losing all
     # of them ends the game for that seat.
