@@ -18,15 +18,11 @@ import argparse
 import itertools
 import json
 import multiprocessing as mp
-import random
 import statistics
 import sys
 from typing import Any
 
-from bot.engine import CHANCE, load
-from bot.policies import make
-from bot.policies.match import MOVE_CAP, default_options
-from bot.policies.seen import Watch
+from bot.policies.match import play_seeded
 
 from .balance import interval, pct
 
@@ -56,28 +52,14 @@ def _extra(game) -> dict[str, Any]:
 
 def play_one(args) -> dict[str, Any]:
     kind, levels, seed, options = args
-    cls = load(kind)
-    opts = {**default_options(kind), **(options or {})}
-    game = cls.new(len(levels), opts, [f"P{i + 1}" for i in range(len(levels))])
-    watch = Watch(game)
-    policies = [make(lv, watch.seen[s]) for s, lv in enumerate(levels)]
-    chance_rng = random.Random(f"{seed}:chance")
-    rngs = [random.Random(f"{seed}:seat{s}") for s in range(len(levels))]
     first = None
-    moves = 0
-    while game.outcome() is None and moves < MOVE_CAP:
-        actors = game.actors()
-        if actors == [CHANCE]:
-            actor, move = CHANCE, game.chance().sample(chance_rng)
-        else:
-            actor = actors[0]
-            move = policies[actor].choose(game.view(actor), game.legal(actor), rngs[actor])
-        note = watch.before(game, actor)
-        events = game.apply(actor, move)
-        watch.after(game, actor, move, note, events)
+
+    def note_first(game) -> None:
+        nonlocal first
         if first is None:
             first = _first(game)
-        moves += 1
+
+    game, moves, _ = play_seeded(kind, levels, seed, options, after_move=note_first)
     out = game.outcome()
     return {"winners": list(out.winners) if out else [], "ending": out.ending if out else "capped",
             "first": first, "moves": moves, "levels": list(levels), **_extra(game)}

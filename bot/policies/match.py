@@ -5,9 +5,10 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from bot.engine import CHANCE, load
+from bot.engine.core import Game
 
 from . import make
 from .seen import Watch
@@ -30,9 +31,12 @@ def default_options(kind: str) -> dict[str, Any]:
     return {"mode": "simulated"} if kind == "diemen" else {}
 
 
-def play_game(kind: str, levels: Sequence[str], seed: int, options: dict | None = None,
-              timed: bool = False) -> GameResult:
-    """One game, seat i played by `levels[i]`, chance and policies seeded from `seed`."""
+def play_seeded(kind: str, levels: Sequence[str], seed: int, options: dict | None = None,
+                timed: bool = False, after_move: Callable[[Game], None] | None = None
+                ) -> tuple[Game, int, dict[str, list[float]]]:
+    """One game, seat i played by `levels[i]`, chance and policies seeded from `seed`: the
+    game at its end, the moves made, and (`timed`) each level's decision times. `after_move`
+    sees the game after every move (what a measurement wants to note on the way)."""
     cls = load(kind)
     opts = {**default_options(kind), **(options or {})}
     names = [f"{lv.title()} {i + 1}" for i, lv in enumerate(levels)]
@@ -57,6 +61,15 @@ def play_game(kind: str, levels: Sequence[str], seed: int, options: dict | None 
         events = game.apply(actor, move)
         watch.after(game, actor, move, note, events)
         moves += 1
+        if after_move is not None:
+            after_move(game)
+    return game, moves, think
+
+
+def play_game(kind: str, levels: Sequence[str], seed: int, options: dict | None = None,
+              timed: bool = False) -> GameResult:
+    """One game, seat i played by `levels[i]`, chance and policies seeded from `seed`."""
+    game, moves, think = play_seeded(kind, levels, seed, options, timed)
     out = game.outcome()
     if out is None:
         return GameResult((), "capped", moves, list(levels), think, capped=True)
