@@ -96,8 +96,12 @@ class Seen:
         return bool(self._open)
 
     # determinization -----------------------------------------------------------------------
-    def determinize(self, rng: random.Random, tries: int = 8) -> Game:
-        """A full game consistent with everything this seat saw; hidden parts sampled."""
+    def determinize(self, rng: random.Random, tries: int = 32) -> Game:
+        """A full game consistent with everything this seat saw; hidden parts sampled. The
+        samples are drawn move by move without looking ahead, so a sample can fail late (a
+        KAPLOOM! rival's unseen placements use up the dice its announced Quick Fix needs): at
+        8 tries one KAPLOOM! decision in 40-80 went on from a game that was not what the seat
+        saw (its own re-rolled die blank), at 32 none in 5 games; a try that matches ends it."""
         if not self._open:
             return clone(self._known)
         best = None
@@ -199,10 +203,13 @@ class Watch:
                     toks = move.split()[1:]
                     # a draw of unknown owner is ours only when its news went to us alone
                     alone = {t for e in private for t in (e.to or ())} == {s}
+                    # a partner's dice are ours to see when its news came to us too
+                    # (KAPLOOM! 2 vs 2: a team rolls and plans in the open between them)
+                    shared = {o for e in private if s in (e.to or ()) for o in e.to}
                     known = []
                     for tok, label in zip(toks, note.get("draws", [])):
                         owner = _draw_owner(label, game.names)
-                        mine = owner == s if owner is not None else alone
+                        mine = owner in shared or owner == s if owner is not None else alone
                         known.append(tok if mine else None)
                     if any(t is None for t in known):
                         entry = _Entry(actor, None, known)
@@ -210,7 +217,9 @@ class Watch:
                     elif seen.in_secret:
                         entry = _Entry(actor, None, known)
                         hidden = True
-            elif actor != s and note.get("secret"):
+            elif actor != s and note.get("secret") and not any(
+                    s in (e.to or ()) for e in private):
+                # (a secret move whose news came to us, a partner's, is one we saw)
                 entry = _Entry(actor, None)
                 hidden = True
             if hidden or seen.in_secret:
