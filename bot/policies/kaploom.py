@@ -1,15 +1,23 @@
-"""KAPLOOM! for the practice opponents: how a position looks to a seat."""
+"""KAPLOOM! for the practice opponents: how a position looks to a seat, and the hard
+player's own search (a round planned whole, Power Up judged by what it builds)."""
 from __future__ import annotations
 
+import math
+import random
 from typing import Any
+
+from bot.engine import CHANCE
+from bot.engine.kaploom import combat
+from bot.engine.kaploom.data import ALL_ACTIONS, ROUND_LIMIT
+
+from .seen import clone, play
 
 # Phase 1 (the roll, the placements) stays behind the screen; Power Up is public.
 HIDDEN_PHASES = ("roll", "assign")
 NORMAL = {"width": 10, "plies": 6}
 EASY = {"width": 4, "plies": 3}
-# hard plays the normal choice here for now: 4 of 4 games against normal hit the 4,000-move
-# cap (ties broken by a fixed order picked a Power Up step that changes nothing, again and
-# again); the ties are now broken by the rng, the search itself is not measured yet.
+# hard searches in `hard_choose` below (a whole round planned, Power Up judged by what it
+# builds); the generic search these settings drive is not used by KAPLOOM! any more.
 HARD = {"budget": 0, "width": 4, "plies": 8}
 GREEDY_WIDTH = 4
 
@@ -37,3 +45,259 @@ def evaluate_state(g: Any, seat: int) -> float:
         v = float(p["health"]) - (15.0 if p["ko"] else 0.0)
         value += v if p["team"] == team else -v
     return value
+
+
+# --- hard: a search of its own (HardPolicy calls `hard_choose`) ------------------------------
+#
+# The normal player scores a position by health alone, so every Power Up that builds (a die, a
+# face, a lock-in) looks worth nothing to it and a placement is judged by one random reply.
+# Hard plans a whole round instead: each first step it may take is completed greedily into a
+# full placement, the placement is judged against a spread of attacks and defenses the rival
+# may show (its roll is behind the screen), and what the round builds is worth the rounds left
+# to use it. Power Up then takes whatever raises that worth, and stops when nothing does.
+
+# What the rival may show this round (equally likely): our attack is judged against these
+# defenses, our defense against these attacks.
+RIVAL_ATTACKS = (0, 2, 4, 7, 11)
+RIVAL_DEFENSES = (0, 0, 2, 4, 7)
+# Health a thing is worth per round still to play, over at most HORIZON rounds.
+HORIZON = 10
+PER_ROUND = {"trait": 0.4, "face": 0.08, "wild": 0.12, "loose": 0.02, "lock": 0.5,
+             "spoiler": 0.3, "punish": 0.5}
+PLAN_WIDTH = 8       # first steps completed into full placements
+REROLL_WIDTH = 2     # re-roll steps tried
+REROLL_SAMPLES = 2   # sampled re-rolls to judge a re-roll step by
+
+
+def _rounds_left(g: Any) -> int:
+    return max(0, min(HORIZON, ROUND_LIMIT - g.round))
+
+
+def _build(g: Any, seat: int) -> float:
+    """What a player's dice, faces and abilities are worth, in health, for the rounds left."""
+    p = g.seats[seat]
+    rate = PER_ROUND
+    v = 0.0
+    for die in g.dice.values():
+        if die["owner"] != seat:
+            continue
+        if die["kind"] == "trait":
+            v += rate["trait"]
+        else:
+            v += sum(rate["wild"] if f == "W" else rate["face"] for f in die["faces"])
+    v += rate["loose"] * len(p["unattached"]) + rate["spoiler"] * p["spoilers"]
+    v += rate["lock"] * len(p["locked_in"])
+    return v * _rounds_left(g)
+
+
+def worth(g: Any, seat: int) -> float:
+    """Hard's judgement of a position: health and build, ours against the other side's."""
+    out = g.outcome()
+    if out is not None:
+        if out.draw or not out.winners:
+            return 0.0
+        return 1000.0 if seat in out.winners else -1000.0
+    team = g.seats[seat]["team"]
+    v = 0.0
+    for s, p in enumerate(g.seats):
+        own = float(p["health"]) - (15.0 if p["ko"] else 0.0) + _build(g, s)
+        v += own if p["team"] == team else -own
+    return v
+
+
+def _gain(g: Any, seat: int, name: str, taken: float) -> float:
+    """What a placed Power Up (or lock-in) action will bring once it resolves."""
+    a = ALL_ACTIONS[name]
+    p = g.seats[seat]
+    left = _rounds_left(g)
+    eff = a.effect
+    if eff == "heal":
+        return max(0.0, min(a.amount, p["max"] - p["health"] + taken))
+    if eff == "gain_trait_die":
+        return PER_ROUND["trait"] * left
+    if eff == "gain_action_die":
+        return (PER_ROUND["face"] * 1.5 * max(1, a.amount)) * left
+    if eff == "gain_face":
+        return (PER_ROUND["wild"] if a.face == "W" else PER_ROUND["face"]) * left
+    if eff == "lock_in":
+        return PER_ROUND["lock"] * left
+    if eff == "gain_spoiler":
+        return PER_ROUND["spoiler"] * left
+    if eff.startswith("punish"):
+        return PER_ROUND["punish"]
+    return 0.0
+
+
+def _placement_worth(g: Any, seat: int) -> float:
+    """A placement judged before the reveal: the position so far, plus the damage our attack
+    and defense make against the spread of what the rival may show, plus what our Power Up
+    actions will bring."""
+    if g.outcome() is not None:
+        return worth(g, seat)
+    p = g.seats[seat]
+    acts = g.placed_here(seat)
+    atk = combat.attack(acts, action_dice=g.action_dice_count(seat),
+                         spoilers=p["spoilers"])["total"]
+    dfn = combat.defense(acts, locked_in=g.locked_in(seat), spoilers=p["spoilers"])["total"]
+    dealt = sum(max(0, atk - d) for d in RIVAL_DEFENSES) / len(RIVAL_DEFENSES)
+    taken = sum(max(0, a - dfn) for a in RIVAL_ATTACKS) / len(RIVAL_ATTACKS)
+    gains = sum(_gain(g, seat, name, taken) for name in p["board"])
+    return worth(g, seat) + dealt - taken + gains
+
+
+def _settle(g: Any, rng: Any) -> None:
+    while g.outcome() is None and g.actors() == [CHANCE]:
+        play(g, CHANCE, g.chance().sample(rng))
+
+
+def _placing(move: str) -> bool:
+    """A step that adds to our placement without dice to come (re-rolls are judged apart)."""
+    return move.startswith("assign ") or move.split(" ", 1)[0] == "quickfix"
+
+
+def _wilds(g: Any, move: str) -> int:
+    """How many Wild faces a step spends (a Wild kept is a Wild for a bigger action)."""
+    return sum(1 for d in move.split() if d in g.dice and g.dice[d]["up"] == "W")
+
+
+def _placings(g: Any, legal: list[str]) -> list[str]:
+    """One placement step per action: the same action on other dice is worth the same now, so
+    only the one spending the fewest Wilds (then the fewest dice) is tried."""
+    best: dict[str, tuple[int, int, str]] = {}
+    for m in legal:
+        if not _placing(m):
+            continue
+        words = m.split()
+        name = " ".join(w for w in words if not (w[:1] == "d" and w[1:].isdigit()))
+        key = (_wilds(g, m), len(words), m)
+        if name not in best or key < best[name]:
+            best[name] = key
+    return [k[2] for k in best.values()]
+
+
+def _complete(g: Any, seat: int) -> float:
+    """Our placement completed greedily (each step the one that raises its worth most, until
+    none does), and its worth."""
+    here = _placement_worth(g, seat)
+    for _ in range(8):
+        if g.outcome() is not None or seat not in g.actors():
+            break
+        best, best_v = None, here
+        for m in _placings(g, g.legal(seat)):
+            t = clone(g)
+            play(t, seat, m)
+            v = _placement_worth(t, seat)
+            if v > best_v + 1e-9:
+                best, best_v = m, v
+        if best is None:
+            break
+        play(g, seat, best)
+        here = best_v
+    return here
+
+
+def _rerolls(g: Any, legal: list[str], rng: Any) -> list[str]:
+    """Re-roll steps worth trying: those that throw only blank dice again, a few of them."""
+    out = []
+    for m in legal:
+        words = m.split()
+        if "reroll" not in words:
+            continue
+        thrown = words[words.index("reroll") + 1:]
+        if thrown and all(g.dice[d]["up"] == "_" for d in thrown if d in g.dice):
+            out.append(m)
+    return rng.sample(out, REROLL_WIDTH) if len(out) > REROLL_WIDTH else out
+
+
+def _first_steps(g: Any, seat: int, legal: list[str], rng: Any) -> list[str]:
+    """The steps worth completing: placements by their own worth, the best few; a few
+    re-rolls of blank dice (their worth shows only after their dice); and `lock`."""
+    scored = []
+    for m in _placings(g, legal):
+        t = clone(g)
+        play(t, seat, m)
+        scored.append((-_placement_worth(t, seat), rng.random(), m))
+    scored.sort()
+    steps = [m for _, _, m in scored[:PLAN_WIDTH]] + _rerolls(g, legal, rng)
+    return steps + (["lock"] if "lock" in legal else [])
+
+
+def _plan(g: Any, seat: int, legal: list[str], rng: Any) -> str:
+    """Phase 1: the first step whose completed placement is worth most. A re-roll is judged
+    by a few sampled outcomes (the same dice for every re-roll, so they are compared fairly)."""
+    seeds = [rng.getrandbits(32) for _ in range(REROLL_SAMPLES)]
+    best, best_v = "lock", -math.inf
+    for m in _first_steps(g, seat, legal, rng):
+        if m == "lock":
+            v = _placement_worth(g, seat)
+        elif _placing(m):
+            t = clone(g)
+            play(t, seat, m)
+            v = _complete(t, seat)
+        else:
+            total = 0.0
+            for s in seeds:
+                t = clone(g)
+                play(t, seat, m)
+                _settle(t, random.Random(s))
+                total += _complete(t, seat)
+            v = total / len(seeds)
+        if v > best_v + 1e-9:
+            best, best_v = m, v
+    return best
+
+
+def _power_up(g: Any, seat: int, legal: list[str], rng: Any) -> str:
+    """Power Up: the step that raises our worth most; `done` when none does (each step must
+    gain something, so a face is never attached and detached in turn)."""
+    here = worth(g, seat)
+    best, best_v = "done", here
+    order = list(legal)
+    rng.shuffle(order)   # equal steps (which colour to grow) are chosen by the seeded rng
+    for m in order:
+        if m == "done":
+            continue
+        t = clone(g)
+        try:
+            play(t, seat, m)
+        except Exception:
+            continue
+        _settle(t, rng)
+        v = worth(t, seat)
+        if v > best_v + 1e-9:
+            best, best_v = m, v
+    return best if best in legal else legal[-1]
+
+
+def _own_faces(g: Any, seat: int, view: dict[str, Any]) -> None:
+    """Our own dice as our view shows them: where no sample matched what this seat saw,
+    `Seen.determinize` hands back its last try, whose own re-rolled dice (TIME JUMP) may be
+    wrong; our own faces are never in doubt."""
+    players = view.get("players") or []
+    if seat >= len(players):
+        return
+    for die in players[seat].get("dice") or []:
+        d = g.dice.get(die.get("id"))
+        if d is not None and d["owner"] == seat and die.get("up") is not None:
+            d["up"] = die["up"]
+
+
+def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -> str | None:
+    """Hard's own search, on a game rebuilt from what this seat saw (the rival's roll and
+    placements sampled, never read)."""
+    g = policy.seen.determinize(rng)
+    seat = policy.seen.seat
+    if g.outcome() is not None or seat not in g.actors():
+        return None
+    _own_faces(g, seat, view)
+    # search only steps the rebuilt game allows too (where a sample disagrees with the table,
+    # fall back to the generic player rather than search a game that is not ours)
+    allowed = set(g.legal(seat))
+    legal = [m for m in legal if m in allowed]
+    if not legal:
+        return None
+    if g.stage == "assign":
+        return _plan(g, seat, legal, rng)
+    if g.stage == "power":
+        return _power_up(g, seat, legal, rng)
+    return None
