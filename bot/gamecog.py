@@ -698,10 +698,14 @@ class GameCog(commands.GroupCog):
     async def _post_vote(self, row: GameRow, game: Game, channel) -> None:
         if row.extra.get("vote_posted") == row.version:
             return
+        # A practice bot in the game votes as a player may (never for itself), and says so.
+        bot_vote = await practice.cast_vote(self.bot, row, game,
+                                            self.vote_choices(row, game, game.chance()))
         msg = await retrying(lambda: channel.send(
             f"🗳️ {self.vote_topic_text(row, game)} Vote below; voting closes "
             f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for themselves; a tie "
-            "is settled by a die.", view=view_of(*self.vote_buttons(row, game))))
+            "is settled by a die." + (f"\n{bot_vote}" if bot_vote else ""),
+            view=view_of(*self.vote_buttons(row, game))))
         row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version,
                                                       vote_message=msg.id)
 

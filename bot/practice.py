@@ -337,6 +337,29 @@ async def resume(bot: Any) -> int:
     return woken
 
 
+async def cast_vote(bot: Any, row: Any, game: Any, choices: list[tuple[str, str]]
+                    ) -> str | None:
+    """The bot's vote in a crowd vote of a practice game it plays in: one vote, as any player
+    has, and never for one of its own seats (the rules forbid voting for yourself), so it goes
+    to the person. What the vote message says of it, or None (no bot seat here, nothing it
+    may vote for, or it has voted already). Never raises: a vote must not stop a game."""
+    try:
+        user = getattr(bot, "user", None)
+        if user is None or (row.extra or {}).get(PRACTICE_KEY) not in LEVELS:
+            return None
+        mine = [i for i, u in enumerate(row.players) if u == user.id]
+        allowed = [(tok, label) for tok, label in choices if tok not in {str(i + 1) for i in mine}]
+        if not mine or not allowed:
+            return None
+        token, label = allowed[0]
+        if not await bot.store.vote(row.id, f"v{row.version}", user.id, token):
+            return None
+        return f"🤖 {game.name(mine[0])} votes for {label}."
+    except Exception:
+        log.exception("game %s: the practice bot could not vote", row.id)
+        return None
+
+
 def close(bot: Any) -> None:
     d = getattr(bot, "practice_driver", None)
     if d is not None:

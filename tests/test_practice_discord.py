@@ -425,3 +425,29 @@ async def test_a_finished_practice_game_is_unrated_but_exportable(fake, table):
     new = await fake.invoke(fake.slash(fake.bot, "games export", user=world.alice,
                                        channel=world.games, game=row.id))
     assert any(f.filename.endswith(".json") for m in new for f in m.files)
+
+
+async def test_the_bot_votes_in_the_stand_cry_vote_but_never_for_itself(fake, table):
+    """Die-Men's Stand Cry vote runs in practice too: the bot casts its one vote, for the
+    person (it may not vote for itself), and the vote message says so; the person's own vote
+    for the bot makes a tie, which the die settles."""
+    world = table
+    row = await start(fake, world, "diemen", level="easy")
+    thread = fake.channels[row.thread_id]
+    for _ in range(20):
+        await fake.settle()
+        row, game = await fake.bot.tables.load(row.id)
+        if row.deadline_kind == "vote":
+            break
+        seats = [a for a in game.actors() if a != CHANCE]
+        assert seats == [0], "only the person's set-up should be awaited"
+        await fake.invoke(fake.slash(fake.bot, "diemen play", user=world.alice, channel=thread,
+                                     move=person_choice(random.Random(1), game, 0)))
+    assert row.deadline_kind == "vote"
+    [vote] = [m for m in fake.messages_in(thread) if m.content.startswith("🗳️")]
+    assert f"votes for {game.name(0)}'s Stand Cry" in vote.content
+    assert await fake.bot.store.tally(row.id, f"v{row.version}") == {"1": 1}
+    # The person votes for the bot: one each.
+    bot_button = next(c["custom_id"] for c in vote.components() if c.get("custom_id", "").endswith(":2"))
+    await fake.invoke(fake.click(vote, bot_button, user=world.alice))
+    assert await fake.bot.store.tally(row.id, f"v{row.version}") == {"1": 1, "2": 1}
