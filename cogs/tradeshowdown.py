@@ -93,7 +93,7 @@ OPTION_HELP = dict(
     window_seconds="Seconds for the secret window after the roll (default 60)",
     multiple_attacks="Every set is its own attack (default on)",
     intimidate="Slash your own digits to widen a set (default on)",
-    tag_team="Each player fights with two cards (default off)",
+    tag_team="Each player fights with two cards (default on)",
     combos="Zip-code combos and special attacks (default on)",
 )
 
@@ -154,7 +154,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         """The `cards` option from each player's saved cards, in seat order, as saved now (the
         game starts). The engine deals the rest: no card, the built-in (mirrored) cards; Tag
         Team with one saved card, a built-in partner."""
-        tag = bool(options.get("tag_team", False))
+        tag = bool(options.get("tag_team", True))
         entries: list[list[dict[str, str]] | None] = []
         for uid in players:
             cards = []

@@ -359,8 +359,7 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
                                  channel=world.games))
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
-                                       channel=world.games, fair_length=6, round_limit=2,
-                                       tag_team=True))
+                                       channel=world.games, fair_length=6, round_limit=2))
     assert "Tip" not in ephemeral_texts(new)  # Alice has a card
     msg = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
     ids = challenge_buttons(msg)

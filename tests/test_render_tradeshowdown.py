@@ -184,7 +184,7 @@ def test_game_over_names_the_winner():
 def test_public_picture_during_the_choice_hides_dice_targets_and_tags():
     pictures = []
     for choice in (["dice d4 @2"], ["tag", "dice d10 d10 d10 d10 @3"]):
-        g = TradeShowdown.new(3, {"tag_team": True})
+        g = TradeShowdown.new(3)
         for move in choice:
             g.apply(0, move)
         g.apply(1, "dice d8 d8 @1")
@@ -204,9 +204,8 @@ def test_public_picture_during_the_choice_hides_dice_targets_and_tags():
 def test_public_picture_during_the_window_hides_the_plans():
     pictures = []
     for plan in ([], ["intimidate 6", "combo 0"]):
-        g = TradeShowdown.new(2, {"tag_team": True,
-                                  "cards": [[BLUE, VIOLET], [card("Zip", "6660001234", "00000"),
-                                                            card("Pal", "1234567890")]]})
+        g = TradeShowdown.new(2, {"cards": [[BLUE, VIOLET], [card("Zip", "6660001234", "00000"),
+                                                              card("Pal", "1234567890")]]})
         play(g, (0, "dice d4 d4 d6 d8 d8 d10"), (1, "dice d6 d8 d10 d10"),
              (CHANCE, "roll 1 4 6 8 8 8 6 6 8 0"))
         for move in plan:
@@ -250,7 +249,7 @@ def test_tag_team_draws_both_cards_and_marks_the_active_one(monkeypatch):
         seen.append((c["name"], (kw.get("badge") or (None,))[0], kw.get("compact", False)))
         return real(draw, x, y, width, c, **kw)
     monkeypatch.setattr(ts, "draw_card", spy)
-    g = TradeShowdown.new(2, {"tag_team": True})
+    g = TradeShowdown.new(2)
     render(g.view(None))
     assert seen == [("Ace Accounting", "IN THE RING", False),
                     ("Blue Ox Plumbing", "PARTNER", True),

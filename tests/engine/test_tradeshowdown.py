@@ -74,13 +74,10 @@ def test_defaults_match_the_rulings():
     assert o["dice"] == "d4,d4,d6,d6,d8,d8,d10,d10,d10,d10"
     assert (o["fair_length"], o["round_limit"], o["choose_seconds"], o["window_seconds"]) == \
         (10, 30, 120, 60)
-    assert all(o[k] for k in ("multiple_attacks", "intimidate", "combos"))
-    assert o["tag_team"] is False   # our balance ruling: one card each unless asked
-    # Built-in sample cards: one each, two each under Tag Team.
-    assert [c["name"] for c in g.seats[0]["cards"]] == [SAMPLE_CARDS[0]["name"]]
-    tag = TradeShowdown.new(2, {"tag_team": True})
-    assert [c["name"] for c in tag.seats[0]["cards"]] == [SAMPLE_CARDS[0]["name"],
-                                                          SAMPLE_CARDS[1]["name"]]
+    assert all(o[k] for k in ("multiple_attacks", "intimidate", "tag_team", "combos"))
+    # Built-in sample cards: two each under Tag Team.
+    assert [c["name"] for c in g.seats[0]["cards"]] == [SAMPLE_CARDS[0]["name"],
+                                                        SAMPLE_CARDS[1]["name"]]
     assert all(len(c["digits"]) == 10 for s in g.seats for c in s["cards"])
     assert TradeShowdown.MIN_PLAYERS == 2 and TradeShowdown.MAX_PLAYERS == 6
     assert load("tradeshowdown") is TradeShowdown

@@ -64,7 +64,7 @@ class TradeShowdown(Game):
         Option("window_seconds", 60, "seconds for the post-roll secret window", 10, 3600),
         Option("multiple_attacks", True, "every set is its own attack"),
         Option("intimidate", True, "slash your own digits to widen a set"),
-        Option("tag_team", False, "each player fights with two cards"),
+        Option("tag_team", True, "each player fights with two cards"),
         Option("combos", True, "set aside zip-code dice for special attacks"),
     )
 
