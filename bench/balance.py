@@ -12,8 +12,9 @@ The issue's sizes: `--strength 400 --hard 400` (KAPLOOM! plays a tenth of --game
 --strength, and `--kaploom-hard` hard-vs-normal games, 0 unless asked: a KAPLOOM! hard game
 is a few hundred decisions).
 
-Self-play balance uses `normal` for every seat (KAPLOOM! uses `easy`: a normal KAPLOOM!
-game takes about a minute of search). Not part of `make test`.
+Self-play balance uses `normal` for every seat (`hard` in TradeShowdown and Die-Men: see
+SELF). Die-Men plays ten times --hard games of
+hard vs normal (its edge is small, its games cheap). Not part of `make test`.
 """
 from __future__ import annotations
 
@@ -28,7 +29,13 @@ import time
 from bot.engine import KINDS
 from bot.policies.match import GameResult, play_game, summarize
 
-SELF = {"kaploom": "easy"}
+# Self-play by the strongest player whose games are cheap: TradeShowdown's normal player never
+# rolls its whole supply and leaves every fight to the judges, which says nothing of the rules;
+# the hard players of TradeShowdown and Die-Men decide in about a millisecond.
+SELF = {"tradeshowdown": "hard", "diemen": "hard"}
+# Die-Men's hard player is better than normal by a few points only (the flick table is most of
+# the game): 400 games cannot tell that from chance, 4,000 (three minutes) can.
+HARD_SCALE = {"diemen": 10}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -98,14 +105,21 @@ def characters(pool, per: int) -> dict:
                              {"characters": ",".join(pair)}))
                 meta.append(pair)
     res = run(pool, jobs)
-    won = {n: 0 for n in names}
-    played = {n: 0 for n in names}
+    # matrix[a][b] = [a's wins against b, games of a against b]
+    matrix = {a: {b: [0, 0] for b in names if b != a} for a in names}
     for pair, r in zip(meta, res):
         for s, n in enumerate(pair):
-            played[n] += 1
+            cell = matrix[n][pair[1 - s]]
+            cell[1] += 1
             if r.winners == (s,):
-                won[n] += 1
-    return {n: [won[n], played[n]] for n in names}
+                cell[0] += 1
+    return matrix
+
+
+def character_rows(matrix: dict) -> dict:
+    """Each character's wins and games over all its pairings."""
+    return {a: [sum(c[0] for c in row.values()), sum(c[1] for c in row.values())]
+            for a, row in matrix.items()}
 
 
 def strength(pool, kind: str, a: str, b: str, games: int, seed: int = 11) -> dict:
@@ -124,7 +138,7 @@ def print_self(r: dict) -> None:
     opts = " ".join(f"{k}={v}" for k, v in r["options"].items())
     seats = " / ".join(interval(k, d) for k in r["by_seat"]) if r["players"] > 2 else \
         interval(r["first_wins"], d)
-    print(f"| {r['game']} {r['players']}p {opts} | {n} | {seats} | {pct(r['draws'] / n)} | "
+    print(f"| {r['game']} {r['players']}p {opts} ({r.get('policy', 'normal')}) | {n} | {seats} | {pct(r['draws'] / n)} | "
           f"{r['median']} | {r['p90']} | {ends} |")
 
 
@@ -165,7 +179,8 @@ def main(argv=None) -> int:
             # KAPLOOM! hard: a tenth of a second a decision over hundreds of decisions, so
             # only when asked
             h = args.hard if kind != "kaploom" else args.kaploom_hard
-            out["strength"].append(strength(pool, kind, "hard", "normal", h))
+            out["strength"].append(strength(pool, kind, "hard", "normal",
+                                            h * HARD_SCALE.get(kind, 1)))
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
@@ -192,9 +207,17 @@ def report(out: dict) -> None:
         print(f"| {r['game']} | {a} vs {b} | {n} | {a} {interval(r['wins'][a], n)} | "
               f"{r['draws']} | {t} |")
     if "characters" in out:
+        matrix = out["characters"]
         print("\n| Death by Dice character | games | wins (95% CI) |\n|---|---|---|")
-        for n, (w, g) in out["characters"].items():
+        for n, (w, g) in character_rows(matrix).items():
             print(f"| {n} | {g} | {interval(w, g)} |")
+        names = list(matrix)
+        print("\n| row beats column | " + " | ".join(names) + " |")
+        print("|---|" + "---|" * len(names))
+        for a in names:
+            cells = ["-" if a == b else f"{pct(matrix[a][b][0] / matrix[a][b][1])}"
+                     if matrix[a][b][1] else "-" for b in names]
+            print(f"| {a} | " + " | ".join(cells) + " |")
     if "supers" in out:
         print("\n| KAPLOOM! supers (hero,villain) | games | hero wins (decisive, 95% CI) | "
               "draws |\n|---|---|---|---|")

@@ -4,6 +4,8 @@ per character / super, measured between the practice opponents with options set.
     python -m bench.rulings slideslam --games 300 --level normal --option stun=true
     python -m bench.rulings deathbydice --games 300 --level normal [--characters A,B]
     python -m bench.rulings kaploom --games 100 --level easy --option supers="Tough Nut,none"
+    python -m bench.rulings kaploom --games 60 --level normal --processes 1 --alternate-sides \
+        --option supers="none,Victor Kane" --json
     python -m bench.rulings tradeshowdown --games 100 --players 4
 
 `bench.balance` counts seat 1; here "first" is the player the game itself put first (Slide and
@@ -84,13 +86,25 @@ def line(s: dict[str, Any]) -> str:
             f"median moves {s['median_moves']}")
 
 
+def swapped_sides(options: dict) -> dict:
+    """KAPLOOM!: the same pairing with the seats exchanged (seat 1 takes the other side and
+    the supers follow their players), so neither seat order biases a pairing's figure."""
+    out = dict(options)
+    out["sides"] = "villain" if options.get("sides", "hero") == "hero" else "hero"
+    supers = str(options.get("supers", "none"))
+    if "," in supers:
+        out["supers"] = ",".join(reversed(supers.split(",")))
+    return out
+
+
 def jobs_for(kind: str, games: int, levels: list[str], players: int, options: dict,
-             seed: int) -> list[tuple]:
+             seed: int, alternate_sides: bool = False) -> list[tuple]:
     jobs = []
     for i in range(games):
         lv = levels if i % 2 == 0 else list(reversed(levels))
         seats = [lv[s % len(lv)] for s in range(players)]
-        jobs.append((kind, seats, seed * 100003 + i, options))
+        opts = swapped_sides(options) if alternate_sides and i % 2 == 1 else options
+        jobs.append((kind, seats, seed * 100003 + i, opts))
     return jobs
 
 
@@ -143,6 +157,9 @@ def main(argv=None) -> int:
     ap.add_argument("--matrix", action="store_true", help="Death by Dice: the character matrix")
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--alternate-sides", action="store_true",
+                    help="KAPLOOM!: every other game seat 1 takes the other side (supers "
+                         "follow), so a pairing is measured from both seat orders")
     ap.add_argument("--patch", metavar="FILE",
                     help="a Python file run first (try a value before writing it down)")
     args = ap.parse_args(argv)
@@ -168,7 +185,7 @@ def main(argv=None) -> int:
                 print(f"| {nm} | {p} | {interval(w, p)} |")
             return 0
         res = pool.map(play_one, jobs_for(args.game, args.games, levels, args.players, options,
-                                          args.seed), chunksize=2)
+                                          args.seed, args.alternate_sides), chunksize=2)
     s = summary(res)
     if args.game == "kaploom":
         hero = [r for r in res if r["winners"] and any(r["sides"][w] == "hero"
