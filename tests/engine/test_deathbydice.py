@@ -5,7 +5,7 @@ Boards used below (rulings, "Characters"; colour letters R B G W):
     Mayhem      STR d12 R, AGI d8 R, FOR d8 W, SMA —, CON d8 G, LUCK d10 G    Rampage
     Accountant  STR d4 W, AGI d6 B, FOR d6 W, SMA d12 B, CON d10 B, LUCK d8 W Cook the Books
     Knuckles    STR d10 R, AGI d4 W, FOR d12 R, SMA —, CON d6 W, LUCK d8 R    Thick Skull
-    Lucky Lou   STR d4 W, AGI d8 G, FOR d4 W, SMA —, CON d8 G, LUCK d12 G     Loaded Dice
+    Lucky Lou   STR d4 W, AGI d8 G, FOR d4 W, SMA —, CON d10 G, LUCK d12 G    Loaded Dice
     Madame Vex  STR —, AGI d10 B, FOR d8 W, SMA d10 B, CON d12 R, LUCK d8 R   Misdirection
 """
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_roster_is_the_rulings_table():
                             "Madame Vex")
     assert CHARACTER_TABLE[0] == ("Malice", "d8 R", "d6 W", "d10 R", "d8 B", "d12 B", "—",
                                   "cheap-shot")
-    assert CHARACTER_TABLE[4] == ("Lucky Lou", "d4 W", "d8 G", "d4 W", "—", "d8 G",
+    assert CHARACTER_TABLE[4] == ("Lucky Lou", "d4 W", "d8 G", "d4 W", "—", "d10 G",
                                   "d12 G", "loaded-dice")
     assert CHARACTER_TABLE[5] == ("Madame Vex", "—", "d10 B", "d8 W", "d10 B", "d12 R",
                                   "d8 R", "misdirection")
@@ -767,7 +767,7 @@ def test_boss_dice_are_one_size_larger():
     g = G.new(2, {"mode": "boss", "characters": "Lucky Lou,Malice,Mayhem"})
     boss = g.fighters[0]
     assert boss["role"] == "boss"
-    assert boss["dice"] == {"STR": 6, "AGI": 10, "FOR": 6, "CON": 10, "LUCK": 20}
+    assert boss["dice"] == {"STR": 6, "AGI": 10, "FOR": 6, "CON": 12, "LUCK": 20}
     assert [f["id"] for f in g.fighters] == ["@1", "@2.1", "@2.2"]
     assert [f["seat"] for f in g.fighters] == [0, 1, 1]
     assert g.view(None)["sides"][1]["fighters"] == ["@2.1", "@2.2"]

@@ -26,9 +26,10 @@ COLOURS: dict[str, str] = {"R": "red", "B": "blue", "G": "green", "W": "white"}
 UNLINKED = "W"
 
 # Rulings, "Characters": die size and colour per ability, `—` = no die; then the special.
-# Our rulings (docs/rules/deathbydice.md) changed three dice of the referee's roster to keep
+# Our rulings (docs/rules/deathbydice.md) changed five dice of the referee's roster to keep
 # every character inside the 45-57% band with the practice opponents: Malice SMA d6 -> d8,
-# Lucky Lou LUCK d20 -> d12, Madame Vex FOR and LUCK d6 -> d8 (still a pair for Misdirection).
+# Lucky Lou LUCK d20 -> d12 and CON d8 -> d10 (whole games), Madame Vex FOR and LUCK d6 -> d8
+# (still a pair for Misdirection).
 # Change a number only with new figures.
 CHARACTER_TABLE: tuple[tuple[str, str, str, str, str, str, str, str], ...] = (
     # character        STR      AGI      FOR      SMA      CON      LUCK     special
@@ -36,7 +37,7 @@ CHARACTER_TABLE: tuple[tuple[str, str, str, str, str, str, str, str], ...] = (
     ("Mayhem",         "d12 R", "d8 R",  "d8 W",  "—",     "d8 G",  "d10 G", "rampage"),
     ("The Accountant", "d4 W",  "d6 B",  "d6 W",  "d12 B", "d10 B", "d8 W",  "cook-the-books"),
     ("Knuckles",       "d10 R", "d4 W",  "d12 R", "—",     "d6 W",  "d8 R",  "thick-skull"),
-    ("Lucky Lou",      "d4 W",  "d8 G",  "d4 W",  "—",     "d8 G",  "d12 G", "loaded-dice"),
+    ("Lucky Lou",      "d4 W",  "d8 G",  "d4 W",  "—",     "d10 G", "d12 G", "loaded-dice"),
     ("Madame Vex",     "—",     "d10 B", "d8 W",  "d10 B", "d12 R", "d8 R",  "misdirection"),
 )
 
