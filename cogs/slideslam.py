@@ -546,7 +546,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         first_player="argue (the crowd votes after both argue) or random (default argue)",
         vote_seconds="How long the crowd votes on who goes first (default 60)",
         stalemate_turns="Turns without damage that end the game: 10–200, 0 = off (default 20)",
-        stun="A die just reduced to 1 cannot slam on its owner's next turn (default off)")
+        stun="A die just reduced to 1 cannot slam on its owner's next turn (default on)")
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
                         columns: Optional[app_commands.Range[int, 5, 9]] = None,
                         rows: Optional[Literal[6, 8, 10]] = None,

@@ -195,16 +195,16 @@ def user_message(fake, channel, user, content):
 async def test_challenge_maps_its_options(fake, world):
     msg = await challenge(fake, world, columns=5, rows=6, starting_values="1,1,1,1,1,1",
                           response_window=30, first_player="random", vote_seconds=20,
-                          stalemate_turns=0, stun=True)
+                          stalemate_turns=0, stun=False)
     assert "Slide and Slam" in msg.content and world.bob.mention in msg.content
     for text in ("columns=5", "rows=6", "starting_values=1,1,1,1,1,1", "response_window=30",
-                 "first_player=random", "stalemate_turns=0", "stun=True"):
+                 "first_player=random", "stalemate_turns=0", "stun=False"):
         assert text in msg.content
     accept = next(c for c in msg.custom_ids if c.endswith(":accept"))
     await fake.invoke(fake.click(msg, accept, user=world.bob))
     [row] = await fake.bot.store.active_games()
     assert row.kind == "slideslam" and row.players == [world.alice.id, world.bob.id]
-    assert row.options["columns"] == 5 and row.options["stun"] is True
+    assert row.options["columns"] == 5 and row.options["stun"] is False
     assert row.options["first_player"] == "random" and row.options["vote_seconds"] == 20
 
 

@@ -92,7 +92,7 @@ def test_default_options_are_the_rulings():
     g = SlideSlam.new()
     assert g.options == {"columns": 6, "rows": 8, "starting_values": "6,5,4,3,2,1",
                          "response_window": 60, "first_player": "argue", "vote_seconds": 60,
-                         "stalemate_turns": 20, "stun": False}
+                         "stalemate_turns": 20, "stun": True}
     assert (g.columns, g.rows) == (6, 8)
 
 
@@ -312,7 +312,8 @@ def test_super_slam_crosses_the_board_and_nothing_shields():
     assert p["area"] == ["c6", "c7", "c8", "d5", "e5", "f5", "c4", "c3", "c2", "c1", "b5", "a5"]
     assert [t["die"] for t in p["targets"]] == ["D", "C", "E", "F"]
     ev = s(0, "pass")
-    assert ev[1].text == ("Die Z at c5 Super Slams (2 damage): D at f5 loses 2 (3 → 1); "
+    assert ev[1].text == ("Die Z at c5 Super Slams (2 damage): "
+                          "D at f5 loses 2 (3 → 1), stunned; "
                           "C at c4 loses 2 (4 → 2); E at c2 is destroyed (2 → 0); "
                           "F at c1 is destroyed (1 → 0).")
     # C on c4 did not shield E and F behind it; P2's own Y (e5) did not shield D; W untouched
@@ -516,7 +517,7 @@ def test_stun_option_stops_a_die_just_reduced_to_one():
 
 
 def test_without_stun_the_reduced_die_slams_at_once():
-    s = start(STUN_P1, STUN_P2)
+    s = start(STUN_P1, STUN_P2, stun=False)
     g = s.game
     s(0, "slide a1 a2")
     s(0, "slam c4")

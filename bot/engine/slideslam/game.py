@@ -50,7 +50,7 @@ class SlideSlam(Game):
                10, 600),
         Option("stalemate_turns", 20,
                "turns in a row without damage that end the game (10–200, 0 = off)", 0, 200),
-        Option("stun", False,
+        Option("stun", True,
                "a die just reduced to 1 health cannot slam on its owner's next turn"),
     )
 
