@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.policies.match import play_seeded
 
-from .balance import interval, pct
+from .balance import interval, pct, swapped_sides
 
 
 def _first(game) -> int | None:
@@ -84,17 +84,6 @@ def line(s: dict[str, Any]) -> str:
     return (f"first {interval(s['first_wins'], s['decisive'])} of {s['decisive']} decisive; "
             f"draws {pct(s['draws'] / n)} [{s['draws']}/{n}]; {ends}; "
             f"median moves {s['median_moves']}")
-
-
-def swapped_sides(options: dict) -> dict:
-    """KAPLOOM!: the same pairing with the seats exchanged (seat 1 takes the other side and
-    the supers follow their players), so neither seat order biases a pairing's figure."""
-    out = dict(options)
-    out["sides"] = "villain" if options.get("sides", "hero") == "hero" else "hero"
-    supers = str(options.get("supers", "none"))
-    if "," in supers:
-        out["supers"] = ",".join(reversed(supers.split(",")))
-    return out
 
 
 def jobs_for(kind: str, games: int, levels: list[str], players: int, options: dict,
