@@ -179,7 +179,7 @@ def test_sides_option_swaps_seats():
 def test_supers_set_health_dice_and_first_player():
     g = Kaploom.new(2, {"supers": "tough nut, victor kane"})
     assert g.options["supers"] == "Tough Nut,Victor Kane"
-    assert [p["health"] for p in g.seats] == [34, 28]
+    assert [p["health"] for p in g.seats] == [34, 32]     # Victor Kane's 32: our ruling
     # Tough Nut's blue die is our balance ruling (the rulings printed yellow)
     assert [g.dice[d]["colour"] for d in ids(g, 0)] == ["purple", "red", "blue", "green",
                                                         "gray"]
@@ -214,8 +214,8 @@ def test_2v2_setup_doubles_the_pool():
     assert [p["side"] for p in g.seats] == ["hero", "hero", "villain", "villain"]
     assert [p["team"] for p in g.seats] == [0, 0, 1, 1]
     assert g.pool["action"] == 16 - 4 and g.pool["faces"]["W"] == 24 - 4
-    assert health(g) == [34, 30, 28, 32]
-    assert g.order == [2, 1, 3, 0] and g.first == 2        # by health, lowest first
+    assert health(g) == [34, 30, 32, 32]
+    assert g.order == [1, 2, 3, 0] and g.first == 1        # by health, lowest first
     conservation(g)
 
 

@@ -250,7 +250,7 @@ def test_tyrant_costs_the_opponent_one_health_once_a_phase():
     s(VILLAIN, "morepower")
     assert len(g.seats[HERO]["pending"]) == 1
     finish_power(s)
-    assert health(g) == [29, 28]
+    assert health(g) == [29, 32]
 
 
 def test_punish_counts_action_dice():
@@ -261,7 +261,7 @@ def test_punish_counts_action_dice():
     s(VILLAIN, "assign JAB d4")
     lock_all(s)
     assert g.combat["summary"]["1"]["attack"]["total"] == 1 + 2
-    assert health(g) == [27, 28]
+    assert health(g) == [27, 32]
 
 
 def test_spoiler_tokens_cap_plot_armor_and_the_twist():
