@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from bot.engine.diemen import board, rules
-from bot.engine.diemen.odds import flick_odds
+from bot.engine.diemen.odds import FLICK_TABLE, flick_odds
 
 NORMAL = {"samples": 3, "plies": 12}
 # The generic search, only where the hard plan below has no answer.
@@ -169,6 +169,11 @@ def layout_value(floor: dict[str, Any], p: int, layout: tuple[str, ...],
                      rules.super_sale_up(side), rules.super_sale_up(them) > 0)
     if mine is None:
         mine = best_flick(floor, p, side["stand"])[1]
+    return _layout_score(layout, threat, mine)
+
+
+def _layout_score(layout: tuple[str, ...], threat: float, mine: float) -> float:
+    """The rival's expected damage against the Bonus Flick our front banners keep for us."""
     front = sum(1 for s in layout if s in board.FRONT_SPOTS)
     return -threat + max(mine, 0.6) * FRONT_SURVIVES[front]
 
@@ -341,8 +346,10 @@ RATE_SCALE = 0.82
 # scaled by RATE_SCALE. Its values are the chances to win after the flick at hand, so a
 # Called Shot two turns from now (a rival at 12 is one lucky 2R away) is already counted.
 # Per flick: (chance, rival's points per R, our points per R).
-_PLAIN = ((18, 1, 0), (4, 2, 0), (8, 1, 0))
-_CALLED = ((33, 2, 0), (4, 3, 0), (8, 1, 1))
+_BAND_A = FLICK_TABLE[0]
+_PLAIN = ((_BAND_A["clean"], 1, 0), (_BAND_A["pair"], 2, 0), (_BAND_A["neighbour"], 1, 0))
+_CALLED = ((_BAND_A["clean"] + _BAND_A["called"], 2, 0), (_BAND_A["pair"], 3, 0),
+           (_BAND_A["neighbour"], 1, 1))
 
 
 def _shots(table: tuple[tuple[int, int, int], ...], called: bool) -> tuple:
@@ -608,17 +615,23 @@ def rival_turn_chance(g: Any, seat: int, layout: tuple[str, ...]) -> float:
     """Our chance to win once our banners stand as `layout`: the rival's turn exactly, then
     the race from the start of ours (a Bonus Flick if a front banner of ours survived)."""
     floor = g.floor
-    e = 1 - seat
-    them = floor["sides"][e]
-    x, y = floor["sides"][seat]["damage"], them["damage"]
+    them = floor["sides"][1 - seat]
+    return _after_rival_turn(seat, tuple(sorted(layout)), them["stand"],
+                             rules.front_standing(them), floor["sides"][seat]["damage"],
+                             them["damage"])
+
+
+def _after_rival_turn(seat: int, layout: tuple[str, ...], their_stand: str, their_bonus: bool,
+                      x: int, y: int) -> float:
+    """Our chance to win from damages x (ours) and y (theirs) with our banners up as `layout`:
+    the normal rival's turn exactly (`_rival_turn`), then the race model from the start of
+    ours (a Bonus Flick if a front banner of ours survived)."""
     ours, _ = _play_table()
     win = 0.0
-    for (up, dealt), p in _rival_turn(seat, tuple(sorted(layout)), them["stand"],
-                                      rules.front_standing(them), GOAL - x).items():
-        if x + dealt >= GOAL:
-            continue
-        front = any(s in board.FRONT_SPOTS for s in up)
-        win += p * ours[3 if front else 2][x + dealt][y]
+    for (up, dealt), p in _rival_turn(seat, layout, their_stand, their_bonus, GOAL - x).items():
+        if x + dealt < GOAL:
+            front = any(s in board.FRONT_SPOTS for s in up)
+            win += p * ours[3 if front else 2][x + dealt][y]
     return win
 
 
@@ -772,13 +785,7 @@ def _turn_over(seat: int, stand: str, up: tuple[str, ...], x: int, y: int,
     the race model from the start of our next turn."""
     mine = _best_flick(seat, stand, (up, (), "S2", 0), False)[1]
     # the plan's layout (`layout_value` on a floor without customers or Super Sale Banners)
-    lay = max(_layouts(), key=lambda lay: -_threat(seat, lay, (), stand, 0, False)
-              + max(mine, 0.6) * FRONT_SURVIVES[sum(1 for s in lay if s in board.FRONT_SPOTS)])
-    front = any(s in board.FRONT_SPOTS for s in up)
-    table, _ = _play_table()
-    win = 0.0
-    for (left_up, dealt), p in _rival_turn(seat, lay, rival, front, GOAL - x).items():
-        if x + dealt < GOAL:
-            ours_front = any(s in board.FRONT_SPOTS for s in left_up)
-            win += p * table[3 if ours_front else 2][x + dealt][y]
-    return win
+    lay = max(_layouts(), key=lambda lay: _layout_score(
+        lay, _threat(seat, lay, (), stand, 0, False), mine))
+    their_bonus = any(s in board.FRONT_SPOTS for s in up)
+    return _after_rival_turn(seat, lay, rival, their_bonus, x, y)
