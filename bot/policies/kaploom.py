@@ -98,11 +98,9 @@ def worth(g: Any, seat: int) -> float:
             return 0.0
         return 1000.0 if seat in out.winners else -1000.0
     team = g.seats[seat]["team"]
-    v = 0.0
-    for s, p in enumerate(g.seats):
-        own = float(p["health"]) - (15.0 if p["ko"] else 0.0) + _build(g, s)
-        v += own if p["team"] == team else -own
-    return v
+    build = sum(_build(g, s) if p["team"] == team else -_build(g, s)
+                for s, p in enumerate(g.seats))
+    return evaluate_state(g, seat) + build
 
 
 def _gain(g: Any, seat: int, name: str, taken: float) -> float:
