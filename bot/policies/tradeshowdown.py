@@ -129,12 +129,16 @@ def landed(card: dict[str, Any], attacks: list[tuple[int, int]]) -> int:
     return hits
 
 
+def _target(g: Any, seat: int) -> int:
+    """Whom our attacks go to: our target while it stands, else the weakest rival."""
+    t = g.seats[seat]["target"]
+    return _weakest(g, seat) if t is None or g.seats[t]["out"] else t
+
+
 def _hits(g: Any, seat: int, plan: dict[str, Any]) -> int:
     """Slashes the plan lands on our target's card (before the rival's own attacks)."""
-    t = g.seats[seat]["target"]
-    if t is None or g.seats[t]["out"]:
-        t = _weakest(g, seat)
-    return landed(g.fighter(t), [(a["height"], a["width"]) for a in g.plan_sets(seat, plan)])
+    return landed(g.fighter(_target(g, seat)),
+                  [(a["height"], a["width"]) for a in g.plan_sets(seat, plan)])
 
 
 def _best_step(g: Any, seat: int, legal: list[str], verb: str, plan: dict[str, Any],
@@ -167,9 +171,7 @@ def _window(g: Any, seat: int, legal: list[str]) -> str | None:
 
 def _intimidation(g: Any, seat: int, legal: list[str], plan: dict[str, Any]) -> str | None:
     """The first intimidation of a run that finishes the rival's card this round; None."""
-    t = g.seats[seat]["target"]
-    t = _weakest(g, seat) if t is None or g.seats[t]["out"] else t
-    need = _room(g, t)
+    need = _room(g, _target(g, seat))
     if _hits(g, seat, plan) >= need:
         return None
     fold = lambda p, s: dict(p, intimidate=p["intimidate"] + [  # noqa: E731
