@@ -13,8 +13,9 @@ The issue's sizes: `--strength 400 --hard 400` (KAPLOOM! plays a tenth of --game
 is a few hundred decisions).
 
 Self-play balance uses `normal` for every seat (`hard` in TradeShowdown, Die-Men and
-KAPLOOM!: see SELF; KAPLOOM!'s super pairings alternate which seat is the hero). Die-Men plays ten times --hard games of
-hard vs normal (its edge is small, its games cheap). Not part of `make test`.
+KAPLOOM!: see SELF; KAPLOOM!'s super pairings alternate which seat is the hero). Die-Men
+plays ten times --hard games of hard vs normal (its edge is small, its games cheap). Not part
+of `make test`.
 """
 from __future__ import annotations
 
@@ -160,8 +161,8 @@ def print_self(r: dict) -> None:
     opts = " ".join(f"{k}={v}" for k, v in r["options"].items())
     seats = " / ".join(interval(k, d) for k in r["by_seat"]) if r["players"] > 2 else \
         interval(r["first_wins"], d)
-    print(f"| {r['game']} {r['players']}p {opts} ({r.get('policy', 'normal')}) | {n} | {seats} | {pct(r['draws'] / n)} | "
-          f"{r['median']} | {r['p90']} | {ends} |")
+    print(f"| {r['game']} {r['players']}p {opts} ({r.get('policy', 'normal')}) | {n} | "
+          f"{seats} | {pct(r['draws'] / n)} | {r['median']} | {r['p90']} | {ends} |")
 
 
 def main(argv=None) -> int:
@@ -198,8 +199,8 @@ def main(argv=None) -> int:
         for kind in args.only:
             k = args.strength if kind != "kaploom" else max(2, args.strength // 10)
             out["strength"].append(strength(pool, kind, "normal", "random", k))
-            # KAPLOOM! hard: a tenth of a second a decision over hundreds of decisions, so
-            # only when asked
+            # KAPLOOM! hard vs normal: 5-8 s a game (hundreds of decisions), so only when
+            # asked
             h = args.hard if kind != "kaploom" else args.kaploom_hard
             out["strength"].append(strength(pool, kind, "hard", "normal",
                                             h * HARD_SCALE.get(kind, 1)))
