@@ -209,7 +209,7 @@ class Watch:
                     known = []
                     for tok, label in zip(toks, note.get("draws", [])):
                         owner = _draw_owner(label, game.names)
-                        mine = owner in shared or owner == s if owner is not None else alone
+                        mine = (owner == s or owner in shared) if owner is not None else alone
                         known.append(tok if mine else None)
                     if any(t is None for t in known):
                         entry = _Entry(actor, None, known)
