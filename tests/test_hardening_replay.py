@@ -61,6 +61,13 @@ REFUSED = {
                          "illegal entry 0"),
     "non-ASCII digits": (with_(entries=[{"actor": 1, "move": "place a\u0663=6"}]),
                          "illegal entry 0"),
+    # #27.8: a whole-number option that JSON reads as an infinite or fractional float
+    "option Infinity": (with_(options={"columns": float("inf")}), "takes a whole number"),
+    "option -Infinity": (with_(options={"columns": float("-inf")}), "takes a whole number"),
+    "option 1e400": (json.dumps(with_(options={"columns": "@@"})).replace('"@@"', "1e400"),
+                     "takes a whole number"),
+    "option NaN": (with_(options={"columns": float("nan")}), "takes a whole number"),
+    "option 5.5": (with_(options={"columns": 5.5}), "takes a whole number"),
 }
 
 
@@ -113,3 +120,13 @@ def test_from_the_command_line(tmp_path):
                             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.strip().endswith("a record is a JSON object, not a list")
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "1e400"])
+def test_render_refuses_an_infinite_option(tmp_path, capsys, number):
+    """#27.8: `render` read the same options and crashed (exit 3) on OverflowError."""
+    text = json.dumps(with_(options={"columns": "@@"})).replace('"@@"', number)
+    assert main(["render", write(tmp_path, text), "--out", str(tmp_path / "pics")]) \
+        == EXIT_REFUSED
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "takes a whole number" in err

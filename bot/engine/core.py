@@ -219,7 +219,9 @@ class Option:
         if isinstance(d, int):
             try:
                 v = int(value)
-            except (TypeError, ValueError):
+                if isinstance(value, float) and v != value:
+                    raise ValueError(value)  # 5.5 is not 5
+            except (TypeError, ValueError, OverflowError):  # inf, -inf, 1e400: OverflowError
                 raise OptionError(f"Option `{self.name}` takes a whole number, not {value!r}.")
             if (self.minimum is not None and v < self.minimum) or (
                     self.maximum is not None and v > self.maximum):
