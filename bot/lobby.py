@@ -22,6 +22,9 @@ from .ui import ChallengeButton, view_of
 log = logging.getLogger(__name__)
 
 CHALLENGE_SECONDS = 600
+# A challenge still 'starting' this long after its time, with no game, lost the process that
+# was starting it: the sweep closes it.
+STARTING_GRACE = 300.0
 
 JOIN_REFUSALS = {"closed": "This challenge is no longer open.",
                  "already": "You are already at this table.",
@@ -169,25 +172,62 @@ class Lobby:
         # Claim first: a double click, or Accept racing Cancel, starts at most one game.
         if not await self.store.claim_challenge(ch["id"], "open", "starting"):
             raise RuleError("This challenge is no longer open.")
-        # Read the table again now that nobody can join or leave it any more: a Join that
-        # landed between the host's click and the claim plays too.
-        ch = await self.store.get_challenge(ch["id"]) or ch
-        if accepting is not None and accepting not in ch["joined"]:
-            ch["joined"] = ch["joined"] + [accepting]
-        await interaction.response.defer()
+        # All or nothing: until the game exists, any failure (the click's reply lost in an
+        # outage, the thread refused, the database) puts the challenge back as it was, open,
+        # its buttons working and its expiry running. Never left 'starting' with no game.
         try:
+            # Read the table again now that nobody can join or leave it any more: a Join that
+            # landed between the host's click and the claim plays too.
+            ch = await self.store.get_challenge(ch["id"]) or ch
+            if accepting is not None and accepting not in ch["joined"]:
+                ch["joined"] = ch["joined"] + [accepting]
+            await interaction.response.defer()
             played, thread = await self.open_game(interaction, ch["kind"], ch["joined"],
                                                   ch["options"], guild_id=ch["guild_id"],
                                                   channel_id=ch["channel_id"])
-        except Exception:
-            await self.store.update_challenge(ch["id"], status="open")
+        except BaseException:
+            await self._reopen(ch)
             raise
-        await self.store.update_challenge(ch["id"], status="accepted", joined=ch["joined"],
-                                          game_id=played.row.id)
+        # The game exists: from here on nothing undoes it, and nothing fails the click.
+        try:
+            await self.store.update_challenge(ch["id"], status="accepted", joined=ch["joined"],
+                                              game_id=played.row.id)
+        except Exception:
+            log.exception("challenge %s: game #%s started, but the challenge could not be "
+                          "marked accepted", ch["id"], played.row.id)
         self._disarm(ch["id"])
-        await interaction.edit_original_response(
-            content=self.challenge_text(ch) + f"\n✅ Game #{played.row.id} is on in "
-            f"{thread.mention}!", view=None)
+        content = (self.challenge_text(ch) + f"\n✅ Game #{played.row.id} is on in "
+                   f"{thread.mention}!")
+        try:
+            await interaction.edit_original_response(content=content, view=None)
+        except discord.HTTPException:
+            # The click's reply is lost; the challenge message itself can still be edited, so
+            # its buttons do not stay on a challenge that is over.
+            await self._edit_message(ch, content)
+
+    async def _reopen(self, ch: dict[str, Any]) -> None:
+        """A start that failed before its game existed: the challenge is open again."""
+        try:
+            if await self.store.claim_challenge(ch["id"], "starting", "open"):
+                self._arm(ch["id"], ch["expires_at"])
+        except Exception:  # the sweep closes it once its time is over (STARTING_GRACE)
+            log.exception("challenge %s: could not reopen it after a failed start", ch["id"])
+
+    async def _edit_message(self, ch: dict[str, Any], content: str) -> bool:
+        """Edit a challenge's message by REST (no interaction needed) and retire its buttons."""
+        if not ch.get("message_id"):
+            return False
+        # Another shard's process may own the channel: REST needs no cached channel.
+        channel = (self.bot.get_channel(ch["channel_id"])
+                   or self.bot.get_partial_messageable(ch["channel_id"]))
+        if channel is None:
+            return False
+        try:
+            await channel.get_partial_message(ch["message_id"]).edit(content=content, view=None)
+        except discord.HTTPException:
+            log.info("challenge %s: could not edit its message", ch["id"])
+            return False
+        return True
 
     async def open_game(self, interaction: discord.Interaction, kind: str, players: list[int],
                         options: dict[str, Any], *, guild_id: int | None, channel_id: int,
@@ -289,28 +329,24 @@ class Lobby:
         """Nothing to cancel: an answered challenge is no longer open, so it never expires."""
 
     async def expire_due(self) -> int:
-        """Expire every open challenge whose time is up; how many this process expired."""
+        """Expire every open challenge whose time is up, and every one a dead process left
+        'starting'. How many this process expired."""
+        now = time.time()
         done = 0
-        for cid in await self.store.due_challenges(time.time()):
+        for cid in await self.store.due_challenges(now):
             done += await self.expire(cid)
+        for cid in await self.store.stuck_challenges(now - STARTING_GRACE):
+            done += await self.expire(cid, "starting")
         return done
 
-    async def expire(self, cid: int) -> bool:
-        """Close an unanswered challenge and say so on its message."""
+    async def expire(self, cid: int, status: str = "open") -> bool:
+        """Close an unanswered challenge (or one whose start was lost: `status` 'starting')
+        and say so on its message."""
         ch = await self.store.get_challenge(cid)
-        if ch is None or not await self.store.claim_challenge(cid, "open", "expired"):
+        if ch is None or not await self.store.claim_challenge(cid, status, "expired"):
             return False
-        if ch.get("message_id"):
-            # Another shard's process may own the channel: REST needs no cached channel.
-            channel = (self.bot.get_channel(ch["channel_id"])
-                       or self.bot.get_partial_messageable(ch["channel_id"]))
-            if channel is not None:
-                try:
-                    await channel.get_partial_message(ch["message_id"]).edit(
-                        content=self.challenge_text(ch) + "\n⌛ Expired: nobody answered in time.",
-                        view=None)
-                except discord.HTTPException:
-                    log.info("challenge %s: could not edit its message", cid)
+        await self._edit_message(ch, self.challenge_text(ch)
+                                 + "\n⌛ Expired: nobody answered in time.")
         return True
 
     async def resume(self) -> int:

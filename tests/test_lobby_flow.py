@@ -270,3 +270,65 @@ async def test_a_challenge_expires_through_the_one_scheduler(fake, world):
     assert (await fake.bot.store.get_challenge(cid))["status"] == "expired"
     assert not [t for t in asyncio.all_tasks()
                 if t.get_name().startswith("referee-challenge")]
+
+
+# ---- issue #27.3: an Accept whose reply fails is not stuck ---------------------------------------
+
+@pytest.mark.parametrize("status,code", [(500, 0), (404, 10062)])
+async def test_an_accept_whose_reply_fails_leaves_the_challenge_open(fake, world, status, code):
+    """Discord fails the Accept click's reply (an outage; the 3 s window missed): no game was
+    made, so the challenge is open again: a second Accept starts the game."""
+    msg = await open_challenge(fake, world)
+    accept = challenge_buttons(msg)["accept"]
+    cid = int(accept.split(":")[1])
+    fake.fail_next("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
+                   status=status, code=code, times=2)  # the defer, and the error reply
+    await fake.invoke(fake.click(msg, accept, user=world.bob), check=False)
+    fake.errors.clear()  # the failed reply is logged (with its reference) on purpose
+    assert (await fake.bot.store.get_challenge(cid))["status"] == "open"
+    assert await fake.bot.store.active_games() == []
+    new = await fake.invoke(fake.click(msg, accept, user=world.bob))
+    assert not [r for r in new if r.ephemeral and "no longer open" in (r.content or "")]
+    [row] = await fake.bot.store.active_games()
+    assert row.players == [world.alice.id, world.bob.id]
+    assert (await fake.bot.store.get_challenge(cid))["status"] == "accepted"
+
+
+async def test_an_accept_that_fails_still_lets_the_challenge_expire(fake, world):
+    msg = await open_challenge(fake, world)
+    accept = challenge_buttons(msg)["accept"]
+    cid = int(accept.split(":")[1])
+    fake.fail_next("POST", "/interactions/{webhook_id}/{webhook_token}/callback", times=2)
+    await fake.invoke(fake.click(msg, accept, user=world.bob), check=False)
+    fake.errors.clear()
+    await fake.bot.store.update_challenge(cid, expires_at=1.0)
+    await fake.bot.tables.run_due()
+    await fake.settle()
+    assert (await fake.bot.store.get_challenge(cid))["status"] == "expired"
+    closed = fake.messages_in(world.games)[-1]
+    assert "Expired" in closed.content and closed.custom_ids == []
+
+
+async def test_a_challenge_left_starting_by_a_dead_process_is_repaired(fake, world):
+    """A process killed between the claim and the game: the sweep finds the challenge still
+    'starting', with no game, well past its time, and closes it (message and buttons too)."""
+    msg = await open_challenge(fake, world)
+    cid = int(challenge_buttons(msg)["accept"].split(":")[1])
+    assert await fake.bot.store.claim_challenge(cid, "open", "starting")
+    await fake.bot.store.update_challenge(cid, expires_at=1.0)
+    await fake.bot.tables.run_due()
+    await fake.settle()
+    assert (await fake.bot.store.get_challenge(cid))["status"] == "expired"
+    closed = fake.messages_in(world.games)[-1]
+    assert "Expired" in closed.content and closed.custom_ids == []
+
+
+async def test_a_failed_edit_after_the_game_started_still_retires_the_buttons(fake, world):
+    """The game exists; only the interaction's edit failed: the message is edited by REST."""
+    msg = await open_challenge(fake, world)
+    accept = challenge_buttons(msg)["accept"]
+    fake.fail_next("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    await fake.invoke(fake.click(msg, accept, user=world.bob))
+    [row] = await fake.bot.store.active_games()
+    edited = fake.messages_in(world.games)[-1]
+    assert "is on in" in edited.content and edited.custom_ids == []

@@ -963,6 +963,13 @@ class Store:
             "SELECT id FROM challenges WHERE status='open' AND expires_at <= ?"
             " ORDER BY expires_at LIMIT ?", (now, limit))]
 
+    async def stuck_challenges(self, before: float, limit: int = 50) -> list[int]:
+        """Challenges a process left 'starting' with no game (it died between the claim and
+        the game), whose time ended before `before` (challenges_by_status)."""
+        return [r[0] for r in await self._all(
+            "SELECT id FROM challenges WHERE status='starting' AND game_id IS NULL"
+            " AND expires_at <= ? ORDER BY expires_at LIMIT ?", (before, limit))]
+
     async def open_challenges(self) -> list[dict[str, Any]]:
         rows = await self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status='open'"
                                " ORDER BY expires_at")
