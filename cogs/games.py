@@ -223,8 +223,7 @@ class Games(commands.GroupCog, group_name="games",
         row = await self._my_game(interaction, game)
         if row.status != "active":
             raise RuleError(f"Game #{row.id} is not running.")
-        perms = getattr(interaction, "permissions", None)
-        moderator = bool(perms and perms.manage_threads)
+        moderator = await self._moderates(interaction, row)
         uid = interaction.user.id
         if not moderator and row.seat_of(uid) is None:
             raise RuleError("Only the game's players (all of them agreeing) or a member with "
@@ -254,6 +253,25 @@ class Games(commands.GroupCog, group_name="games",
         if channel is not None:
             await channel.send(f"🛑 {interaction.user.mention} asks to abort this game. "
                                f"{waiting}: use `/games abort game:{row.id}` to agree.")
+
+    async def _moderates(self, interaction: discord.Interaction, row: GameRow) -> bool:
+        """Whether the member may stop `row` as a moderator: Manage Threads in the game's own
+        thread (its parent channel's), never merely where the command was typed."""
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            return False
+        for place in (row.thread_id, row.channel_id):
+            if not place:
+                continue
+            channel = self.bot.get_channel(place)
+            if channel is None:
+                try:  # another shard's channel, or not cached: ask Discord
+                    channel = await self.bot.fetch_channel(place)
+                except discord.HTTPException:
+                    continue
+            if hasattr(channel, "permissions_for"):
+                return channel.permissions_for(member).manage_threads
+        return False
 
     @abort.autocomplete("game")
     async def abort_autocomplete(self, interaction, current: str):

@@ -151,3 +151,26 @@ async def test_sync_only_when_the_tree_changed(fake, world):
     assert await bot.sync_commands() == "unchanged"
     await bot.store.meta_set("command_tree_hash", "old")
     assert await bot.sync_commands() == "global"
+
+
+async def test_abort_by_a_moderator_of_another_channel_is_refused(fake, world):
+    """#27.4: Manage Threads counts in the game's own channel, not where `/games abort` is
+    typed: Dave moderates only his own room, and cannot stop a game in #games from there."""
+    import discord
+    dave = world.guild.add_member(fake.add_user("dave"))
+    room = world.guild.add_text_channel(
+        "daves-room", overwrites={dave: discord.PermissionOverwrite(manage_threads=True)})
+    row = await start_game(fake, world)
+    new = await fake.invoke(fake.slash(fake.bot, "games abort", user=dave, channel=room,
+                                       game=row.id))
+    assert "Only the game's players" in ephemeral(new)[0].content
+    assert (await fake.bot.store.get_game(row.id)).status == "active"
+    # A moderator of #games may, wherever they type it.
+    mod = world.guild.add_member(fake.add_user("mod"))
+    world.games.overwrites.append({"id": str(mod.id), "type": 1, "allow": str(
+        discord.Permissions(manage_threads=True).value), "deny": "0"})
+    fake.bot._connection.parse_channel_update(world.games.payload())
+    await fake.invoke(fake.slash(fake.bot, "games abort", user=mod, channel=room,
+                                 game=row.id))
+    assert (await fake.bot.store.get_game(row.id)).status == "aborted"
+    assert "by moderator" in thread_text(fake, row)
