@@ -21,7 +21,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from bot.engine.deathbydice.data import (ABILITIES, ABILITY_NAMES, COLOURS, ROSTER,
                                          SPECIAL_TABLE, Box, Character)
@@ -34,7 +34,7 @@ from rendering.dice import draw_die
 from rendering.fonts import font
 from rendering.picture import MAX_ALT_CHARS, Picture, clip_alt, to_png
 from rendering.shapes import draw_rounded, rounded_mask, stamp
-from rendering.text import draw_centred, fit_text, wrap_text
+from rendering.text import draw_centred, drawable, fit_text, wrap_text
 
 # --- geometry ------------------------------------------------------------------------------------
 
@@ -476,38 +476,6 @@ def render_roster(roster_rows: Iterable[dict[str, Any] | Character | Sequence[st
 
 
 # --- names drawn safely -------------------------------------------------------------------------
-
-_NOTDEF: dict[int, bytes] = {}
-
-
-def _has_glyph(ch: str, fnt) -> bool:
-    """Does the shipped font draw `ch` (rather than its empty "missing glyph" box)?"""
-    if ch.isspace() or ord(ch) < 0x250:    # Latin: always in the shipped fonts
-        return True
-    key = id(fnt)
-    if key not in _NOTDEF:
-        _NOTDEF[key] = _mask_bytes(fnt, "\ue000")   # a private-use point: surely missing
-    return _mask_bytes(fnt, ch) != _NOTDEF[key]
-
-
-def _mask_bytes(fnt, ch: str) -> bytes:
-    mask = fnt.getmask(ch)
-    return bytes(mask.size) + Image.Image()._new(mask).tobytes()
-
-
-def drawable(text: str, fnt) -> str:
-    """`text` with what the font cannot draw (emoji, CJK, ...) replaced by one "?" per run, and
-    invisible characters dropped, so a name never shows as a row of empty boxes."""
-    out: list[str] = []
-    for ch in text:
-        if ch in "\u200b\u200c\u200d\u2060\ufe0f" or not ch.isprintable():
-            continue
-        if _has_glyph(ch, fnt):
-            out.append(ch)
-        elif not out or out[-1] != "?":
-            out.append("?")
-    return "".join(out).strip() or "?"
-
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt, fill: Colour,
           room: float, anchor: str = "lm") -> float:

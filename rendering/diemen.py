@@ -17,7 +17,6 @@ planned banners. `render_odds` draws one simulated flick's chances (`odds.flick_
 from __future__ import annotations
 
 import math
-import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -33,7 +32,7 @@ from rendering.dice import draw_die
 from rendering.fonts import font
 from rendering.picture import Picture, to_png
 from rendering.shapes import draw_arrow, draw_rounded, dots_mask, stamp
-from rendering.text import draw_centred, fit_text, wrap_text
+from rendering.text import draw_centred, drawable, fit_text, wrap_text
 
 # --- geometry ------------------------------------------------------------------------------------
 
@@ -154,44 +153,6 @@ def _glyph(draw: ImageDraw.ImageDraw, centre, mask: Image.Image, colour: Colour)
 
 
 # --- small text helpers ---------------------------------------------------------------------------
-
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufe0f"
-
-
-def _mask_bytes(fnt, ch: str) -> bytes:
-    mask = fnt.getmask(ch)
-    return bytes(str(mask.size), "ascii") + bytes(mask)
-
-
-@lru_cache(maxsize=4096)
-def _has_glyph_cached(ch: str, size: int) -> bool:
-    fnt = font(size)
-    try:
-        # A character the font lacks is drawn as its "missing" box: the same mask as a
-        # private-use character no font here has.
-        return _mask_bytes(fnt, ch) != _mask_bytes(fnt, "\U0010fffd")
-    except Exception:
-        return False
-
-
-def _has_glyph(ch: str, fnt) -> bool:
-    return ch.isspace() or _has_glyph_cached(ch, 16)
-
-
-def drawable(text: str, fnt=None) -> str:
-    """`text` with what the shipped font cannot draw (emoji, CJK, ...) replaced by one "?" per
-    run and invisible characters dropped, so a name never shows as a row of empty boxes."""
-    fnt = fnt or font(16)
-    out: list[str] = []
-    for ch in str(text):
-        if ch in _INVISIBLE or not ch.isprintable():
-            continue
-        if ch.isascii() or (unicodedata.category(ch)[0] in "LNPZ" and _has_glyph(ch, fnt)):
-            out.append(ch)
-        elif not out or out[-1] != "?":
-            out.append("?")
-    return "".join(out).strip() or "?"
-
 
 def _name(name: str, limit: int = 16) -> str:
     """A player's name for a picture: Markdown escapes removed, drawable, at most `limit`

@@ -42,7 +42,7 @@ from rendering.dice import draw_die
 from rendering.fonts import font
 from rendering.picture import Picture, to_png
 from rendering.shapes import draw_rounded, rounded_mask, stamp
-from rendering.text import draw_centred, fit_text, wrap_text
+from rendering.text import draw_centred, drawable, fit_text, wrap_text
 
 Draw = ImageDraw.ImageDraw | None     # None: measure only (every block returns its bottom y)
 View = dict[str, Any]
@@ -1218,37 +1218,6 @@ SMALL = 13         # the smallest text with game information
 NAME = 16
 HERO_C = DIE_COLOURS["blue"].fill
 VILLAIN_C = DIE_COLOURS["red"].fill
-_NOTDEF: dict[int, bytes] = {}
-
-
-def _has_glyph(ch: str, fnt) -> bool:
-    """Does the shipped font draw `ch` (rather than its empty "missing glyph" box)?"""
-    if ch.isspace() or ord(ch) < 0x250:
-        return True
-    key = id(fnt)
-    if key not in _NOTDEF:
-        _NOTDEF[key] = _mask_bytes(fnt, "\ue000")
-    return _mask_bytes(fnt, ch) != _NOTDEF[key]
-
-
-def _mask_bytes(fnt, ch: str) -> bytes:
-    from PIL import Image
-    mask = fnt.getmask(ch)
-    return bytes(str(mask.size), "ascii") + Image.Image()._new(mask).tobytes()
-
-
-def drawable(text: str, fnt) -> str:
-    """`text` with what the font cannot draw (emoji, CJK, ...) replaced by one "?" per run and
-    invisible characters dropped: a name never shows as a row of empty boxes."""
-    out: list[str] = []
-    for ch in str(text):
-        if ch in "\u200b\u200c\u200d\u2060\ufe0f" or not ch.isprintable():
-            continue
-        if _has_glyph(ch, fnt):
-            out.append(ch)
-        elif not out or out[-1] != "?":
-            out.append("?")
-    return "".join(out).strip() or "?"
 
 
 def _line(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour,

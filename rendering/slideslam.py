@@ -33,7 +33,7 @@ from rendering.dice import draw_die
 from rendering.fonts import font
 from rendering.picture import Picture, to_png
 from rendering.shapes import SUPERSAMPLE, draw_rounded, stamp
-from rendering.text import draw_centred, fit_text, wrap_text
+from rendering.text import draw_centred, drawable, fit_text, wrap_text
 
 COLUMN_LETTERS = "abcdefghi"
 GAME_NAME = "Slide and Slam"
@@ -181,40 +181,6 @@ def _path_mask(points: list[tuple[float, float]], width: float,
 
 
 # --- the title and the words --------------------------------------------------------------------
-
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufe0f"
-_NOTDEF: dict[bool, bytes] = {}
-
-
-def _has_glyph(ch: str, bold: bool = False) -> bool:
-    """Whether the shipped font draws `ch` (not its empty "missing glyph" box)."""
-    fnt = font(16, bold=bold)
-    if bold not in _NOTDEF:
-        _NOTDEF[bold] = _mask(fnt, "\U0010fffd")
-    try:
-        return _mask(fnt, ch) != _NOTDEF[bold]
-    except Exception:
-        return False
-
-
-def _mask(fnt, ch: str) -> bytes:
-    m = fnt.getmask(ch)
-    return bytes(str(m.size), "ascii") + bytes(m)
-
-
-def drawable(text: str) -> str:
-    """`text` with what the shipped font cannot draw (emoji, CJK, ...) replaced by one "?" per
-    run and invisible characters dropped, so a name never shows as a row of empty boxes."""
-    out: list[str] = []
-    for ch in str(text):
-        if ch in _INVISIBLE or not ch.isprintable():
-            continue
-        if ch.isascii() or _has_glyph(ch):
-            out.append(ch)
-        elif not out or out[-1] != "?":
-            out.append("?")
-    return "".join(out).strip() or "?"
-
 
 def _names(view: dict[str, Any]) -> list[str]:
     """The players' names as the view gives them (Markdown escapes removed)."""

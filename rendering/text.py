@@ -1,16 +1,26 @@
-"""Text that fits: shorten a line with an ellipsis, wrap a paragraph, centre a glyph in a box.
+"""Text that fits: shorten a line with an ellipsis, wrap a paragraph, centre a glyph in a box,
+and keep to the characters the shipped font can draw.
 
 Player names and event lines come from users and games and can be any length; a picture must
 never draw past its edge or over its neighbour. Everything is measured with the real font (not
-a character count), so wide letters and narrow ones both fit.
+a character count), so wide letters and narrow ones both fit. Names can also hold emoji or
+scripts the shipped DejaVu font lacks, which it would draw as rows of empty boxes: `drawable`
+puts one "?" for each such run.
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 from PIL import ImageDraw, ImageFont
 
 from rendering.colours import Colour
+from rendering.fonts import font
 
 ELLIPSIS = "\u2026"
+# Zero-width characters and the emoji variation selector: nothing to draw, so they are dropped.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufe0f"
+# A private-use point that no shipped font has: the font draws it as its "missing glyph" box.
+_MISSING = "\U0010fffd"
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
@@ -102,3 +112,37 @@ def draw_centred(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: s
     cx, cy = centre
     draw.text((cx - (left + right) / 2, cy - (top + bottom) / 2), text,
               fill=fill, font=font, anchor="ls")
+
+
+def _ink(fnt: ImageFont.FreeTypeFont, ch: str) -> tuple[tuple[int, int], bytes]:
+    mask = fnt.getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(ch: str, fnt: ImageFont.FreeTypeFont | None = None) -> bool:
+    """Whether `fnt` (by default the regular face) draws `ch` itself rather than its empty
+    "missing glyph" box. ASCII and white space are always there."""
+    if ch.isascii() or ch.isspace():
+        return True
+    fnt = fnt or font(16)
+    try:
+        return _ink(fnt, ch) != _ink(fnt, _MISSING)
+    except Exception:
+        return False
+
+
+def drawable(text: object, fnt: ImageFont.FreeTypeFont | None = None, *,
+             unknown: str = "?") -> str:
+    """`text` with each run of characters `fnt` cannot draw (emoji, CJK, ...) replaced by one
+    `unknown` and invisible or unprintable ones dropped, so a name never shows as a row of empty
+    boxes; stripped, and `unknown` when nothing is left. `unknown=""` drops what is missing."""
+    out: list[str] = []
+    for ch in str(text):
+        if ch in INVISIBLE or not ch.isprintable():
+            continue
+        if has_glyph(ch, fnt):
+            out.append(ch)
+        elif unknown and (not out or out[-1] != unknown):
+            out.append(unknown)
+    return "".join(out).strip() or unknown

@@ -31,7 +31,6 @@ showing a registered card.
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
@@ -45,7 +44,7 @@ from rendering.dice import draw_die, ring_margin, size_tag
 from rendering.fonts import font
 from rendering.picture import MAX_ALT_CHARS, Picture, to_png
 from rendering.shapes import SUPERSAMPLE, draw_rounded, int_box, rounded_mask, stamp
-from rendering.text import draw_centred, fit_text, wrap_text
+from rendering.text import draw_centred, drawable, fit_text, wrap_text
 
 # --- look ---------------------------------------------------------------------------------------
 
@@ -111,35 +110,12 @@ def _ink_on_white(colour: Colour) -> Colour:
     return c
 
 
-@lru_cache(maxsize=4096)
-def _drawable(ch: str) -> bool:
-    """Whether the shipped font has a glyph for `ch` (a missing one would be drawn as a box)."""
-    if ch.isspace() or ch.isascii():
-        return True
-    if unicodedata.category(ch)[0] in "CM" or ord(ch) > 0xFFFF:
-        return False
-    f = font(20)
-    try:
-        return f.getmask(ch).getbbox() != f.getmask("\uffff").getbbox() or \
-            bytes(f.getmask(ch)) != bytes(f.getmask("\uffff"))
-    except Exception:
-        return False
-
-
 @lru_cache(maxsize=256)
 def safe_text(name: str, fallback: str = "a player") -> str:
     """A player's or card's name as the picture can draw it: characters the font lacks (emoji,
     most non-Latin scripts) dropped, runs of them shown as one "?" when nothing else is left."""
-    out, missing = [], False
-    for ch in str(name):
-        if _drawable(ch):
-            out.append(ch)
-        else:
-            missing = True
-    text = " ".join("".join(out).split())
-    if not text:
-        return "?" if missing else fallback
-    return text
+    text = " ".join(drawable(" ".join(str(name).split()), unknown="").split())
+    return text or ("?" if str(name).strip() else fallback)
 
 
 def _who(view: dict[str, Any], seat: int) -> str:
