@@ -23,11 +23,12 @@ from discord.ext import commands
 
 import rendering
 
-from . import guide, practice
+from . import guide, layout, practice
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
-from .tables import NotAPlayer, Played, PublishIncomplete
+from .engine.menu import Menu, MenuGroup, Pick
+from .tables import STALE_TEXT, NotAPlayer, Played, PublishIncomplete, StaleMove
 from .ui import (ComponentCall, MoveButton, MoveModal, MoveSelect, PanelButton, TypeMoveButton,
                  VoteButton, reply, view_of)
 
@@ -144,7 +145,8 @@ class GameCog(commands.GroupCog):
     # What the "Type a move" form shows as its example, in this game's notation.
     MOVE_EXAMPLE: ClassVar[str] = ""
     # Component tags the base handles; a game adds its own with @on_component("tag").
-    BUILTIN_TAGS: ClassVar[frozenset[str]] = frozenset({"mv", "ms", "tm", "pn", "vt"})
+    BUILTIN_TAGS: ClassVar[frozenset[str]] = frozenset({"mv", "ms", "tm", "pn", "vt", "nw",
+                                                        "mx"})
 
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -181,6 +183,10 @@ class GameCog(commands.GroupCog):
                 MoveModal(self, call.game_id, self.MOVE_EXAMPLE))
         elif call.tag == "pn":
             await self.open_panel(interaction, call.game_id)
+        elif call.tag == "nw":
+            await self.on_narrow(interaction, call)
+        elif call.tag == "mx":
+            await self.on_several(interaction, call)
         elif call.tag == "vt" and call.arg.count(":") == 1:
             topic, choice = call.arg.split(":")
             await self.on_vote(interaction, call.game_id, topic, choice)
@@ -249,22 +255,52 @@ class GameCog(commands.GroupCog):
     # ---- shared pieces -----------------------------------------------------------------------
     def move_items(self, row: GameRow, game: Game, seat: int,
                    version: int | str | None = None) -> list[discord.ui.Item]:
-        """Up to four moves as buttons, else a select of up to 25; always the typed fallback."""
+        """The seat's menu as components (bot/layout.py); always the typed fallback. On the
+        public turn message the lists say whose they are; in a private panel they need not."""
+        public = version is None
         version = row.version if version is None else version
-        moves = game.legal(seat)
-        items: list[discord.ui.Item] = []
-        fits = [m for m in moves if len(f"mv:{row.id}:{version}:{m}") <= 100]
-        if 0 < len(fits) <= 4 and len(fits) == len(moves):
-            items = [MoveButton(row.id, version, m, self.move_label(game, seat, m))
-                     for m in fits]
-        elif moves:
-            options = [discord.SelectOption(label=self.move_label(game, seat, m)[:100],
-                                            value=m) for m in moves[:25] if len(m) <= 100]
-            more = "" if len(moves) <= 25 else f" (first 25 of {len(moves)}; type the others)"
-            items = [MoveSelect(row.id, version, options,
-                                f"{game.name(seat)}: choose a move{more}"[:150])]
-        items.append(TypeMoveButton(row.id))
-        return items
+        return layout.menu_components(row.id, version, game.menu(seat),
+                                      who=game.name(seat) if public else "")
+
+    async def on_narrow(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        """A long list's first pick (a die, an action): its moves, to the picker alone."""
+        row, game = await self.bot.tables.load(call.game_id)
+        seat = self.acting_seat(row, game, interaction, call)
+        group = game.menu(seat).group(call.arg)
+        chosen = layout.steps(group)[int(call.value)] if group and call.value.isdigit() and (
+            int(call.value) < len(layout.steps(group))) else None
+        if chosen is None:
+            raise StaleMove(STALE_TEXT)
+        items = [i for i in group.items if i.step == chosen]
+        narrowed = Menu(seat, (MenuGroup(group.key, f"{chosen}: {group.title}", tuple(items),
+                                         Pick.SELECT),))
+        await reply(interaction, f"**{chosen}** — pick the move:", ephemeral=True,
+                    view=view_of(*layout.menu_components(row.id, call.version, narrowed,
+                                                         typed=False)))
+
+    async def on_several(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        """A multi-select: the picks make one move (the group's `compose`)."""
+        row, game = await self.bot.tables.load(call.game_id)
+        seat = self.acting_seat(row, game, interaction, call)
+        group = game.menu(seat).group(call.arg)
+        if group is None or group.pick != Pick.SEVERAL or not call.values:
+            raise StaleMove(STALE_TEXT)
+        await self.on_move_component(interaction, call.game_id, call.version,
+                                     group.compose_move(call.values))
+
+    def acting_seat(self, row: GameRow, game: Game, interaction: discord.Interaction,
+                    call: ComponentCall) -> int:
+        """The clicker's seat when they may act now on this very message (its version); else
+        a refusal saying why (a spectator, not their step, or an older message)."""
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise RuleError(self.spectator_text(row))
+        if row.status != "active" or seat not in game.actors():
+            raise RuleError(self.waiting_text(row, game, seat))
+        current = row.version if not isinstance(call.version, str) else None
+        if current is not None and call.version != current:
+            raise StaleMove(STALE_TEXT)
+        return seat
 
     async def channel_of(self, row: GameRow) -> discord.abc.Messageable | None:
         cid = row.where
@@ -398,15 +434,19 @@ class GameCog(commands.GroupCog):
                 return f"🤝 **Draw** — {outcome.reason}."
             who = join_names([game.name(w) for w in outcome.winners])
             return f"🏆 **{who} wins** — {outcome.reason}."
-        seats = [a for a in game.actors() if a != CHANCE]
-        if not seats:
+        prompt = game.prompt(None)
+        if not prompt.actors:
             return ""
         when = f" (time runs out <t:{int(row.deadline)}:R>)" if row.deadline else ""
-        who = join_names([game.name(s) for s in seats])
-        secret = [s for s in seats if self.is_secret(game, s)]
-        if secret and len(secret) == len(seats):
-            return f"🔒 Waiting for {who} to choose in secret (check your DMs){when}."
-        return f"👉 {who} to move{when}."
+        status = prompt.status.rstrip(".")
+        if all(self.is_secret(game, s) for s in prompt.actors):
+            me = self.bot.user.id if self.bot.user is not None else None
+            dms = (" (check your DMs)" if any(row.players[s] != me for s in prompt.actors)
+                   else "")
+            return f"🔒 {status}{dms}{when}."
+        line = f"👉 {status}{when}."
+        todo = [game.prompt(s).todo for s in prompt.actors if not self.is_secret(game, s)]
+        return "\n".join([line] + [t for t in dict.fromkeys(todo) if t])
 
     def turn_key(self, game: Game) -> str:
         """What stays the same while a turn lasts: while it does, the turn message is edited;
@@ -727,13 +767,11 @@ class GameCog(commands.GroupCog):
 
     def waiting_text(self, row: GameRow, game: Game, seat: int | None) -> str:
         """Why `seat` cannot act now (games may say more: whose step it is, and what it is)."""
-        seats = [a for a in game.actors() if a != CHANCE]
         if row.deadline_kind == "vote":
             return "It is not your move: the crowd is voting right now."
-        if not seats:
+        if not [a for a in game.actors() if a != CHANCE]:
             return "It is not your move: the dice are rolling."
-        return ("It is not your move: waiting for "
-                + ", ".join(mention(row.players[s]) for s in seats) + ".")
+        return (game.prompt(seat).waiting if seat is not None else "") or game.waiting_text()
 
     # ---- component callbacks (from bot.ui) ---------------------------------------------------
     async def on_move_component(self, interaction: discord.Interaction, game_id: int,
@@ -853,7 +891,9 @@ class GameCog(commands.GroupCog):
         found = await self.legal_for(interaction)
         if found is None:
             return []
-        return legal_choices(found[2], current)
+        game, seat, moves = found
+        menu = game.menu(seat)
+        return legal_choices(moves, current, lambda m: menu_label(menu, m))
 
     async def legal_for(self, interaction: discord.Interaction
                         ) -> tuple[Game, int, list[str]] | None:
@@ -873,5 +913,11 @@ def legal_choices(moves: list[str], current: str,
                   label=lambda m: m) -> list[app_commands.Choice[str]]:
     """Autocomplete: the legal moves containing what was typed, at most 25."""
     key = current.lower().strip()
-    hits = [m for m in moves if key in m.lower()] if key else moves
+    hits = [m for m in moves if key in m.lower() or key in label(m).lower()] if key else moves
     return [app_commands.Choice(name=label(m)[:100], value=m[:100]) for m in hits[:25]]
+
+
+def menu_label(menu: Menu, move: str) -> str:
+    """A move as autocomplete lists it: the engine's words, then the notation it fills in."""
+    item = menu.item(move)
+    return f"{item.label} · {move}" if item is not None and item.label != move else move

@@ -19,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
+from .menu import Menu, MenuGroup, MenuItem, Prompt, pick_for
+
 CHANCE = "chance"
 Actor = int | str  # a seat index, or CHANCE
 
@@ -454,6 +456,55 @@ class Game:
         B at e8: hits X (3→2) and W (4→3)"). Players are named by `name()`; the screens show
         this and never word a rule of their own."""
         return self._describe(" ".join(str(move).split()), seat)
+
+    # what a seat can do, and what it should do (bot/engine/menu.py) ----------------------------
+    def menu(self, seat: int) -> Menu:
+        """`seat`'s legal moves grouped as a player chooses among them (empty when they may
+        not act). Every move of `legal(seat)` is in exactly one group."""
+        if self.result is not None or seat not in self._actors():
+            return Menu(seat)
+        return Menu(seat, tuple(self._menu(seat)), self.is_secret(seat))
+
+    def prompt(self, seat: int | None = None) -> Prompt:
+        """In words, for `seat` (None: anyone watching): whose step it is, what to do, why not
+        you. Players by name, never by seat code."""
+        if self.result is not None:
+            return Prompt((), "The game is over.",
+                          waiting="The game is over." if seat is not None else "")
+        humans = tuple(a for a in self._actors() if a != CHANCE)
+        todo = waiting = ""
+        if seat is not None:
+            if seat in humans:
+                todo = self._todo(seat)
+            else:
+                waiting = self._waiting(seat)
+        return Prompt(humans, self._status(), todo, waiting)
+
+    def _menu(self, seat: int) -> list[MenuGroup]:
+        """Default: one group of every legal move, worded by `describe`."""
+        items = tuple(MenuItem(m, t.label, t.effect)
+                      for m, t in ((m, self.describe(m, seat)) for m in self._legal(seat)))
+        return [MenuGroup("moves", "Choose your move", items, pick_for(len(items)))]
+
+    def _status(self) -> str:
+        """Whose step it is, for everyone."""
+        humans = [a for a in self._actors() if a != CHANCE]
+        if not humans:
+            return "The dice are rolling."
+        who = join_names([self.name(s) for s in humans])
+        if all(self.is_secret(s) for s in humans):
+            return f"Waiting for {who} to choose in secret."
+        return f"{who} to move."
+
+    def _todo(self, seat: int) -> str:
+        """What `seat`, who must act, should do now."""
+        if self.is_secret(seat):
+            return "Make your choice in your secret panel."
+        return "Your move: pick it below."
+
+    def _waiting(self, seat: int) -> str:
+        """Why `seat` cannot act now."""
+        return self.waiting_text()
 
     # timers --------------------------------------------------------------------------------------
     def timeout_move(self, player: int) -> str | None:
