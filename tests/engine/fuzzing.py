@@ -2,16 +2,21 @@
 mutated the way hands and keyboards mutate them, and the one property every engine keeps —
 whatever a player types comes back as a rule error with the state exactly as it was, or plays.
 
-Each game's test module says what is its own: its tables, its junk tokens, its verbs, how its
-notation is commonly misspelt, and which stray characters a slip of the finger puts in."""
+`EngineFuzz` holds one game's own part (its tables, its junk tokens and verbs, how its notation
+is commonly misspelt, which stray characters a slip of the finger puts in, what junk text is
+made of) and makes the tests every engine runs from it; each game's test module adds the checks
+that are its own (which phases its positions must reach, its known near misses)."""
 from __future__ import annotations
 
 import json
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable
 
-from hypothesis import HealthCheck
+import hypothesis
+import pytest
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from bot.engine.core import CHANCE, Game, RuleError
@@ -112,3 +117,74 @@ def near_miss(data: st.DataObject, found: list[tuple[Game, int]], typos: Typos) 
     text = typos.mutate(rng.choice(game.legal(seat)), rng)
     actor = data.draw(st.sampled_from([seat, (seat + 1) % game.players]))
     refused_or_played(game, actor, text)
+
+
+def refused(game: Game, actor, text: str) -> None:
+    """`text` is refused with a rule error and changes nothing (on `game` itself)."""
+    before = game.to_json()
+    with pytest.raises(RuleError):
+        game.apply(actor, text)
+    assert game.to_json() == before
+
+
+@dataclass(frozen=True)
+class EngineFuzz:
+    """One game under fuzz: where its positions come from, how its moves get mistyped and what
+    its junk text is made of. The `*_test` methods make the tests every engine shares, to be
+    bound to a test name in the game's module (`test_x = FUZZ.near_miss_test()`)."""
+    game: type[Game]
+    tables: list[tuple[int, dict[str, Any]]]   # (players, options), taken in turn by seed
+    typos: Typos
+    alphabet: str                               # junk text: these characters and ODD_LETTERS
+    examples: int                               # hypothesis examples for each test
+    seeds: int = 10                             # games of random legal play ...
+    count: int = 8                              # ... each giving this many positions at most,
+    moves: int = 400                            # within this many moves,
+    keep: float = 0.25                          # about one move in 1/keep
+    junk_size: int = 60                         # the longest junk text
+
+    def new(self, seed: int) -> Game:
+        players, options = self.tables[seed % len(self.tables)]
+        return self.game.new(players, options, names=[f"N{i}" for i in range(players)])
+
+    @cached_property
+    def positions(self) -> list[tuple[Game, int]]:
+        """Positions part-way through play, each with a seat that may act (share, do not
+        mutate: copy first)."""
+        return [p for seed in range(self.seeds)
+                for p in positions(self.new, seed, count=self.count, moves=self.moves,
+                                   keep=self.keep)]
+
+    @property
+    def settings(self) -> hypothesis.settings:
+        """The hypothesis settings of this game's fuzz tests (a decorator)."""
+        return hypothesis.settings(**settings(self.examples))
+
+    def near_miss_test(self) -> Callable[..., None]:
+        @self.settings
+        @given(st.data())
+        def test_near_miss_moves_are_refused_cleanly(data):
+            near_miss(data, self.positions, self.typos)
+        return test_near_miss_moves_are_refused_cleanly
+
+    def junk_text_test(self) -> Callable[..., None]:
+        @self.settings
+        @given(st.data(), st.text(alphabet=st.sampled_from(list(self.alphabet) + ODD_LETTERS),
+                                  max_size=self.junk_size))
+        def test_junk_text_is_refused_cleanly(data, text):
+            game, seat = data.draw(st.sampled_from(self.positions))
+            refused_or_played(game.copy(), seat, text)
+        return test_junk_text_is_refused_cleanly
+
+    def parsers_test(self, *parsers: Callable[[str], object],
+                     max_size: int = 40) -> Callable[..., None]:
+        """Each of `parsers` (called with any text) answers or raises a rule error."""
+        @self.settings
+        @given(st.text(max_size=max_size))
+        def test_the_parsers_raise_only_rule_errors(text):
+            for parse in parsers:
+                try:
+                    parse(text)
+                except RuleError:
+                    pass
+        return test_the_parsers_raise_only_rule_errors

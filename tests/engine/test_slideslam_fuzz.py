@@ -9,8 +9,6 @@ case-fold to ours, huge numbers, empty tokens."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from bot.engine.core import RuleError
 from bot.engine.slideslam import SlideSlam
@@ -18,54 +16,30 @@ from bot.engine.slideslam import notation as N
 
 from . import fuzzing as F
 
-SETTINGS = F.settings(300)
-TABLES = [{}, {"columns": 9, "rows": 10}, {"starting_values": "1,1,1,1,1,1"},
-          {"columns": 5, "rows": 6, "stun": True}]
-JUNK = ["", " ", "=", "==", "a", "a0", "j1", "z", "ı", "ſ", "\u212a", "ＡＢ", "→", "\u200b",
-        "predict", "PREDICT", "place", "slide", "slam", "bend", "pass", "end", "awaken", "roll 1",
-        "a1=", "=6", "a1=6=6", "None"]
-TYPOS = F.Typos(
-    JUNK, ["place", "unplace", "confirm", "slide", "slam", "end", "bend", "pass", "awaken"],
-    lambda text: [text.upper(), text.lower(), text.replace("=", " = "), text.replace("=", "=="),
-                  text.replace(" ", "")],
-    "=. xZ9٣²ıſ\u212a")
-
-
-def new(seed: int) -> SlideSlam:
-    return SlideSlam.new(2, TABLES[seed % len(TABLES)], names=["Ada", "Bo"])
-
-
-POSITIONS = [p for seed in range(12)
-             for p in F.positions(new, seed, count=8, moves=400, keep=0.25)]
+FUZZ = F.EngineFuzz(
+    SlideSlam,
+    tables=[(2, {}), (2, {"columns": 9, "rows": 10}), (2, {"starting_values": "1,1,1,1,1,1"}),
+            (2, {"columns": 5, "rows": 6, "stun": True})],
+    typos=F.Typos(
+        junk=["", " ", "=", "==", "a", "a0", "j1", "z", "ı", "ſ", "\u212a", "ＡＢ", "→", "\u200b",
+              "predict", "PREDICT", "place", "slide", "slam", "bend", "pass", "end", "awaken",
+              "roll 1", "a1=", "=6", "a1=6=6", "None"],
+        verbs=["place", "unplace", "confirm", "slide", "slam", "end", "bend", "pass", "awaken"],
+        spellings=lambda text: [text.upper(), text.lower(), text.replace("=", " = "),
+                                text.replace("=", "=="), text.replace(" ", "")],
+        stray="=. xZ9٣²ıſ\u212a"),
+    alphabet="placeunconfirmslidebndpswkt abcdefghiuvwxyzABCUVZ=0123456789ı",
+    examples=300, seeds=12)
 
 
 def test_the_positions_cover_every_phase():
-    assert {g.phase for g, _ in POSITIONS} >= {"placement", "slide", "slam", "response"}
+    assert {g.phase for g, _ in FUZZ.positions} >= {"placement", "slide", "slam", "response"}
 
 
-@settings(**SETTINGS)
-@given(st.data())
-def test_near_miss_moves_are_refused_cleanly(data):
-    F.near_miss(data, POSITIONS, TYPOS)
-
-
-@settings(**SETTINGS)
-@given(st.data(), st.text(alphabet=st.sampled_from(
-    list("placeunconfirmslidebndpswkt abcdefghiuvwxyzABCUVZ=0123456789")
-    + ["٣", "３", "²", "ſ", "ı", "\u212a", "\u200b", "İ"]), max_size=60))
-def test_junk_text_is_refused_cleanly(data, text):
-    game, seat = data.draw(st.sampled_from(POSITIONS))
-    F.refused_or_played(game.copy(), seat, text)
-
-
-@settings(**SETTINGS)
-@given(st.text(max_size=40))
-def test_the_parser_raises_only_rule_errors(text):
-    for columns, rows in ((5, 6), (9, 10)):
-        try:
-            N.parse(text, columns, rows)
-        except RuleError:
-            pass
+test_near_miss_moves_are_refused_cleanly = FUZZ.near_miss_test()
+test_junk_text_is_refused_cleanly = FUZZ.junk_text_test()
+test_the_parser_raises_only_rule_errors = FUZZ.parsers_test(
+    lambda text: N.parse(text, 5, 6), lambda text: N.parse(text, 9, 10))
 
 
 def placing() -> SlideSlam:
@@ -75,11 +49,7 @@ def placing() -> SlideSlam:
 def test_issue_11_two_dice_on_a3_through_an_arabic_indic_digit():
     """`/slideslam move place a٣=6 a3=5 …` was accepted: `a٣` and `a3` were two squares, so two
     dice stood on a3. Now the whole move is refused and nothing is placed."""
-    g = placing()
-    before = g.to_json()
-    with pytest.raises(RuleError):
-        g.apply(0, "place a٣=6 a3=5 b1=4 c1=3 d1=2 e1=1")
-    assert g.to_json() == before
+    F.refused(placing(), 0, "place a٣=6 a3=5 b1=4 c1=3 d1=2 e1=1")
     with pytest.raises(RuleError):
         N.parse("place a٣=6", 6, 8)
 
@@ -91,10 +61,7 @@ def test_issue_11_two_dice_on_a3_through_an_arabic_indic_digit():
 def test_issue_11_non_ascii_digits_and_letters_are_refused(typed):
     g = placing()
     g.apply(0, "place a1=6")
-    before = g.to_json()
-    with pytest.raises(RuleError):
-        g.apply(0, typed)
-    assert g.to_json() == before
+    F.refused(g, 0, typed)
 
 
 def test_ascii_squares_still_read_in_any_case():

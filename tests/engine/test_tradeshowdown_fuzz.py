@@ -9,8 +9,6 @@ digits ('٣' '３' '²'), huge numbers, case changes, stray punctuation, empty t
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from bot.engine.core import OptionError, RuleError
 from bot.engine.tradeshowdown import TradeShowdown
@@ -19,47 +17,32 @@ from bot.engine.tradeshowdown.dice import parse_supply
 
 from . import fuzzing as F
 
-SETTINGS = F.settings(250)
-TABLES = [(2, {}), (3, {}), (2, {"multiple_attacks": False, "fair_length": 6}),
-          (4, {"tag_team": False}), (6, {"fair_length": 12})]
-JUNK = ["", " ", "@", "@0", "@7", "@1.0", "@@1", "#", "#2", "d", "d0", "d3", "d12", "d٤", "ｄ4",
-        "ſlash", "ＳＬＡＳＨ", "→", "\u200b", "\t", "None", "partner", "height", "depth",
-        "width", "special", "hold", "roll", "roll 1", "snapping", "pencil", "-"]
-TYPOS = F.Typos(
-    JUNK, ["dice", "target", "tag", "set", "claw", "intimidate", "combo", "undo", "done",
-           "slash", "special", "hold", "roll"],
-    lambda text: [text.upper(), text.title(), text.replace("@", ""), text.replace("#", " # "),
-                  text.replace("-", " "), text.replace(" ", ""), text.replace("d", "D")],
-    "@#.-xZ9٣²ｄ ", (*F.ODD_DIGITS, "10", "#0", "#99"))
-
-
-def new(seed: int) -> TradeShowdown:
-    players, options = TABLES[seed % len(TABLES)]
-    return TradeShowdown.new(players, options, names=[f"N{i}" for i in range(players)])
-
-
-POSITIONS = [p for seed in range(10)
-             for p in F.positions(new, seed, count=8, moves=1500, keep=0.08)]
+FUZZ = F.EngineFuzz(
+    TradeShowdown,
+    tables=[(2, {}), (3, {}), (2, {"multiple_attacks": False, "fair_length": 6}),
+            (4, {"tag_team": False}), (6, {"fair_length": 12})],
+    typos=F.Typos(
+        junk=["", " ", "@", "@0", "@7", "@1.0", "@@1", "#", "#2", "d", "d0", "d3", "d12", "d٤",
+              "ｄ4", "ſlash", "ＳＬＡＳＨ", "→", "\u200b", "\t", "None", "partner", "height", "depth",
+              "width", "special", "hold", "roll", "roll 1", "snapping", "pencil", "-"],
+        verbs=["dice", "target", "tag", "set", "claw", "intimidate", "combo", "undo", "done",
+               "slash", "special", "hold", "roll"],
+        spellings=lambda text: [text.upper(), text.title(), text.replace("@", ""),
+                                text.replace("#", " # "), text.replace("-", " "),
+                                text.replace(" ", ""), text.replace("d", "D")],
+        stray="@#.-xZ9٣²ｄ ",
+        odd_digits=(*F.ODD_DIGITS, "10", "#0", "#99")),
+    alphabet="dicetargslhwpnumbrko @#-0123456789ｄ×",
+    examples=250, moves=1500, keep=0.08)
 
 
 def test_positions_cover_every_phase():
-    assert {g.phase for g, _ in POSITIONS} >= {"choose", "window", "attack"}
-    assert {g.stage for g, _ in POSITIONS if g.phase == "attack"} >= {"slash"}
+    assert {g.phase for g, _ in FUZZ.positions} >= {"choose", "window", "attack"}
+    assert {g.stage for g, _ in FUZZ.positions if g.phase == "attack"} >= {"slash"}
 
 
-@settings(**SETTINGS)
-@given(st.data())
-def test_near_miss_moves_are_refused_cleanly(data):
-    F.near_miss(data, POSITIONS, TYPOS)
-
-
-@settings(**SETTINGS)
-@given(st.data(), st.text(alphabet=st.sampled_from(
-    list("dicetargslhwpnumbrko @#-0123456789") + ["٣", "３", "²", "ſ", "\u212a", "\u200b",
-                                                   "İ", "ｄ", "×"]), max_size=60))
-def test_junk_text_is_refused_cleanly(data, text):
-    game, seat = data.draw(st.sampled_from(POSITIONS))
-    F.refused_or_played(game.copy(), seat, text)
+test_near_miss_moves_are_refused_cleanly = FUZZ.near_miss_test()
+test_junk_text_is_refused_cleanly = FUZZ.junk_text_test()
 
 
 @pytest.mark.parametrize("text", [
@@ -69,7 +52,7 @@ def test_junk_text_is_refused_cleanly(data, text):
     "special snapping-pencil ٣", "intimidate partner", "claw 8 height height", "roll d4 @٣",
 ])
 def test_known_near_misses_in_every_phase(text):
-    for game, seat in POSITIONS[::3]:
+    for game, seat in FUZZ.positions[::3]:
         F.refused_or_played(game.copy(), seat, text)
 
 
@@ -104,8 +87,8 @@ def test_dice_move_counts_are_checked_before_any_text_is_built():
 def test_describe_answers_any_move_in_any_position():
     """A stale button or a typed move from another step is described, never a crash; a legal
     move is described in words, never echoed back."""
-    moves = sorted({m for g, s in POSITIONS for m in g.legal(s)})
-    for game, seat in POSITIONS[::4]:
+    moves = sorted({m for g, s in FUZZ.positions for m in g.legal(s)})
+    for game, seat in FUZZ.positions[::4]:
         legal = set(game.legal(seat))
         for move in moves[::7] + ["target @9", "roll 1 2", "slash 6#2"]:
             said = game.describe(move, seat)
