@@ -433,7 +433,8 @@ class GameCog(commands.GroupCog):
             if outcome.draw:
                 return f"🤝 **Draw** — {outcome.reason}."
             who = join_names([game.name(w) for w in outcome.winners])
-            return f"🏆 **{who} wins** — {outcome.reason}."
+            verb = "wins" if len(outcome.winners) == 1 else "win"
+            return (f"🏆 **{who} {verb}** — {outcome.reason}.\n{self.next_steps_text()}")
         prompt = game.prompt(None)
         if not prompt.actors:
             return ""
@@ -445,8 +446,18 @@ class GameCog(commands.GroupCog):
                    else "")
             return f"🔒 {status}{dms}{when}."
         line = f"👉 {status}{when}."
-        todo = [game.prompt(s).todo for s in prompt.actors if not self.is_secret(game, s)]
+        todo = [game.prompt(s).todo for s in prompt.actors
+                if not self.is_secret(game, s) and not self.bot_seat(row, s)]
         return "\n".join([line] + [t for t in dict.fromkeys(todo) if t])
+
+    def next_steps_text(self) -> str:
+        """What to do once a game is over."""
+        return (f"What next? Another game: `/{self.KIND} challenge` or `/{self.KIND} practice`;"
+                " this game's record: `/games export`; your results: `/games stats`.")
+
+    def bot_seat(self, row: GameRow, seat: int) -> bool:
+        """Is `seat` played by this bot (a practice opponent)? Its controls are never shown."""
+        return self.bot.user is not None and row.players[seat] == self.bot.user.id
 
     def turn_key(self, game: Game) -> str:
         """What stays the same while a turn lasts: while it does, the turn message is edited;
@@ -469,9 +480,14 @@ class GameCog(commands.GroupCog):
         must act) and takes the buttons off the old."""
         items: list[discord.ui.Item] = []
         if game.outcome() is None:
-            for seat in self.must_act(game):
+            acting = [s for s in self.must_act(game) if not self.bot_seat(row, s)]
+            for seat in acting:
                 if not self.is_secret(game, seat):
                     items += self.turn_items(row, game, seat)
+            if acting and not items:
+                # A secret step: the card opens anyone's panel here (DMs closed or not), so
+                # nobody needs a ping of their own for it.
+                items.append(PanelButton(row.id))
         key = self.turn_key(game)
         turn = dict(row.extra.get("turn") or {})
         old_id = row.extra.get("turn_message")
@@ -583,6 +599,7 @@ class GameCog(commands.GroupCog):
                 private.setdefault(seat, []).append(e.text)
         needs_panel = {s for s in game.actors() if s != CHANCE and self.is_secret(game, s)}
         closed = set(row.extra.get("dm_closed", []))
+        offered = set(row.extra.get("panel_offered", []))
         # A copy of each seat's record too: changed in place, it would equal the stored one
         # and never be saved.
         panels = {k: dict(v) for k, v in row.extra.get("panels", {}).items()}
@@ -590,7 +607,7 @@ class GameCog(commands.GroupCog):
         for seat in sorted(set(private) | needs_panel):
             try:
                 await self._send_seat(row, game, played, seat, private.get(seat, []),
-                                      seat in needs_panel, panels, closed, phase)
+                                      seat in needs_panel, panels, closed, offered, phase)
             except discord.HTTPException:
                 log.warning("game %s: the panel of seat %s could not be sent", row.id, seat + 1)
                 await self._offer_panel_in_thread(row, game, seat, failed=True)
@@ -602,13 +619,16 @@ class GameCog(commands.GroupCog):
                     text = await self._retired_text(row, game, int(seat_key))
                     await self._edit_dm(last, Panel(text))
                 del panels[seat_key]
-        if panels != row.extra.get("panels", {}) or closed != set(row.extra.get("dm_closed", [])):
+        if panels != row.extra.get("panels", {}) or closed != set(
+                row.extra.get("dm_closed", [])) or offered != set(
+                row.extra.get("panel_offered", [])):
             row.extra = await self.bot.store.update_extra(row.id, panels=panels,
-                                                          dm_closed=sorted(closed))
+                                                          dm_closed=sorted(closed),
+                                                          panel_offered=sorted(offered))
 
     async def _send_seat(self, row: GameRow, game: Game, played: Played, seat: int,
                          notes_list: list[str], needs_panel: bool, panels: dict[str, Any],
-                         closed: set[int], phase: str) -> None:
+                         closed: set[int], offered: set[int], phase: str) -> None:
         uid = row.players[seat]
         if self.bot.user is not None and uid == self.bot.user.id:
             return  # a practice bot's seat: it plays from its view, it needs no panel or DM
@@ -659,7 +679,9 @@ class GameCog(commands.GroupCog):
             closed.add(uid)
         if needs_panel and played.by != uid and (not last or last.get("phase") != phase):
             panels[str(seat)] = {"phase": phase}
-            await self._offer_panel_in_thread(row, game, seat)
+            if uid not in offered:  # said once a game; then the turn card's button serves
+                offered.add(uid)
+                await self._offer_panel_in_thread(row, game, seat)
 
     async def _offer_panel_in_thread(self, row: GameRow, game: Game, seat: int,
                                      failed: bool = False) -> None:
@@ -780,19 +802,31 @@ class GameCog(commands.GroupCog):
         ephemeral_panel = message is not None and message.flags.ephemeral
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=version is None)
-        played = await self.play_move(game_id, interaction.user.id, move, version)
+        seen = await self.bot.tables.load(game_id)
+        said = self.done_text(seen[1], seen[0].seat_of(interaction.user.id), move)
+        played = await self.play_move(game_id, interaction.user.id, move, version, seen=seen)
         seat = played.row.seat_of(interaction.user.id)
         if ephemeral_panel:
-            # Only the interaction can edit an ephemeral panel: retire it and hand a fresh one.
+            # Only the interaction can edit an ephemeral panel: retire it (saying what was
+            # done, in place of a new message) and hand a fresh one.
             try:
-                await interaction.edit_original_response(view=None)
+                await interaction.edit_original_response(content=said, view=None)
             except discord.HTTPException:
                 pass
             if seat in played.game.actors() and self.is_secret(played.game, seat):
                 await self.send_panel_ephemeral(interaction, played.row, played.game, seat)
-                return
-        if version is None or ephemeral_panel:
-            await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
+            return
+        if version is None:
+            await interaction.followup.send(said, ephemeral=True)
+
+    @staticmethod
+    def done_text(game: Game, seat: int | None, move: str) -> str:
+        """The private answer to a move made: what it was, in the game's words."""
+        try:
+            label = game.describe(move, seat).label if seat is not None else ""
+        except Exception:  # only words: a move the engine cannot word still stands
+            label = ""
+        return f"✅ Done: {label.rstrip('.')}." if label else "✅ Your move is in."
 
     async def send_panel_ephemeral(self, interaction, row: GameRow, game: Game, seat: int):
         panel = await self.build_panel(row, game, seat)
@@ -882,8 +916,9 @@ class GameCog(commands.GroupCog):
                            move: app_commands.Range[str, 1, 200]) -> None:
         row, game = await self.find_game(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        said = self.done_text(game, row.seat_of(interaction.user.id), move)
         await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
-        await interaction.followup.send(f"✅ `{move}`", ephemeral=True)
+        await interaction.followup.send(said, ephemeral=True)
 
     @move_command.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction,

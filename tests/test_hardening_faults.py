@@ -83,10 +83,10 @@ def current_board(fake, row, cog, game) -> bool:
     """The thread's newest message from the bot says what is true now (the status line)."""
     status = cog.status_line(row, game)
     # The board is the newest bot message that is not a panel offer ("I couldn't deliver your
-    # direct message…", posted under it when a DM fails).
+    # direct message…, so your secret panel is here", posted under it when a DM fails).
     mine = [m for m in fake.messages_in(row.thread_id)
             if int(m.payload["author"]["id"]) == fake.me.id
-            and not any(c.split(":")[3:4] == ["pn"] for c in m.custom_ids)]
+            and "your secret panel is here" not in (m.content or "")]
     seats = [a for a in game.actors() if a != CHANCE]
     if mine and seats and game.outcome() is None and all(cog.is_secret(game, s) for s in seats):
         # A secret step's board is not edited as each player finishes (that would tell the

@@ -145,9 +145,10 @@ async def test_closed_dms_fall_back_to_an_ephemeral_panel(fake, world):
     fake.close_dms(world.bob)
     row = await start_game(fake, world)
     assert fake.dms_to(world.bob) == []
-    fallback = [m for m in fake.messages_in(row.thread_id) if any(
-        c == f"g:{row.id}:-:pn" for c in m.custom_ids)]
+    fallback = [m for m in fake.messages_in(row.thread_id)
+                if "your secret panel is here" in (m.content or "")]
     assert len(fallback) == 1 and world.bob.mention in fallback[0].content
+    assert f"g:{row.id}:-:pn" in fallback[0].custom_ids
     new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.bob))
     [panel] = [r for r in new if r.ephemeral]
     assert "(Bob)" in panel.content
@@ -156,6 +157,12 @@ async def test_closed_dms_fall_back_to_an_ephemeral_panel(fake, world):
     await fake.invoke(pick(fake, panel_msg, "call heads", world.bob))
     game_row = await fake.bot.store.get_game(row.id)
     assert game_row.state["state"]["calls"][1] == "heads"
+    # the next round's secret step says it no more: the turn card's own button opens his panel
+    await fake.invoke(pick(fake, fake.dms_to(world.alice)[-1], "call tails", world.alice))
+    posts = fake.messages_in(row.thread_id)
+    assert "The coin shows" in posts[-1].content  # the next round's card
+    assert sum("your secret panel is here" in (m.content or "") for m in posts) == 1
+    assert f"g:{row.id}:-:pn" in posts[-1].custom_ids
     # someone else may not open Bob's panel
     new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.carol))
     assert "not playing in this game" in ephemeral_replies(new)[0].content
