@@ -230,7 +230,7 @@ class GameCog(commands.GroupCog):
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         """The secret panel for `seat`: their own view and the moves they may make.
-        `version` (`p<n>`) goes into the panel's components (see Tables._check_version)."""
+        `version` (`p<n>`) goes into the panel's components (see Tables.check_version)."""
         text = (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)})\n"
                 f"```\n{game.text(seat)}\n```")
         if seat in game.actors():
@@ -557,8 +557,7 @@ class GameCog(commands.GroupCog):
 
     async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
         """The seat's panel before its picture is drawn: enough to tell whether it changed."""
-        version = f"p{await self.bot.store.seat_moves(row.id, seat)}"
-        return self.panel(row, game, seat, version)
+        return self.panel(row, game, seat, await self.bot.tables.panel_version(row.id, seat))
 
     async def build_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
         panel = await self.bare_panel(row, game, seat)

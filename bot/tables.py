@@ -226,7 +226,7 @@ class Tables:
                     seat = row.seat_of(user_id)
                     if seat is None:
                         raise NotAPlayer("You are not playing in this game.")
-                await self._check_version(row, seat, version)
+                await self.check_version(row, seat, version)
                 if move.startswith("timeout"):
                     raise IllegalMoveError("Only the referee's clock can run out a player's "
                                            "time.")
@@ -249,10 +249,15 @@ class Tables:
         await self._publish(played)
         return played
 
-    async def _check_version(self, row: GameRow, actor: int | str,
-                             version: int | str | None) -> None:
+    async def panel_version(self, game_id: int, seat: int) -> str:
+        """The version a secret panel's components carry: `p<n>`, the moves its seat made."""
+        return f"p{await self.store.seat_moves(game_id, seat)}"
+
+    async def check_version(self, row: GameRow, actor: int | str,
+                            version: int | str | None) -> None:
         """A public button names the game's version; a secret panel names `p<n>`, how many
-        moves its seat had made, so only that seat's own moves make it stale."""
+        moves its seat had made, so only that seat's own moves make it stale. StaleMove when
+        the component belongs to an earlier moment."""
         if version is None:
             return
         if isinstance(version, str) and version.startswith("p") and isinstance(actor, int):

@@ -224,7 +224,7 @@ async def _dispatch(interaction: discord.Interaction, call: ComponentCall) -> No
 def MoveButton(game_id: int, version: int | str | None, move: str, label: str | None = None,
                style: discord.ButtonStyle = discord.ButtonStyle.primary,
                emoji: str | None = None) -> GameItem:
-    """A move in one click (version `p<n>` on a secret panel: see Tables._check_version)."""
+    """A move in one click (version `p<n>` on a secret panel: see Tables.check_version)."""
     return GameItem.button(game_id, version, "mv", move, label=label or move, style=style,
                            emoji=emoji)
 
