@@ -1,17 +1,8 @@
-"""TradeShowdown in Discord: business cards, challenges, the secret dice choice and window, and
-the public attacks. A thin adapter: every rule lives in bot/engine/tradeshowdown.
-
-Commands (group `/tradeshowdown`, plus the generic `board`, `panel`, `move` from GameCog):
-- `card set name digits zip [slot]`, `card show [user]`, `card random [slot]`: your fighters,
-  saved per user; slot 2 is the tag-team partner.
-- `challenge opponent [options]` / `open [options]` (3-6 players join): the players' saved
-  cards are read when the game starts (GameCog.prepare_options, called by the lobby).
-- `dice [d4] [d6] [d8] [d10] [target]`: the secret dice choice as typed counts (the panel's
-  menu does the same in clicks).
-
-Secret steps (the dice choice, the window after the roll) happen in each player's panel (DM,
-or the ephemeral fallback); the attacks are public: the attacker's select of eligible digits
-and the "best" buttons sit under the turn message in the game thread.
+"""TradeShowdown in Discord: what is Discord's own. The engine says what a seat may do
+(`menu`) and what to do now (`prompt`); GameCog lays both out. Here: business cards, the
+options of `challenge`/`open` (from the engine's table), the dice wizard of the secret panel
+(tick dice after naming a target, a half-made choice no list keeps), the "Best first" click
+(the rest of an attack in one move), the typed `dice` counts, and the pictures.
 """
 from __future__ import annotations
 
@@ -29,13 +20,16 @@ from discord.ext import commands
 from bot.engine.core import RuleError
 from bot.engine.tradeshowdown import TradeShowdown
 from bot.gamecog import GameCog, Panel, clip, on_component, picture_file
+from bot.options import engine_options
 from bot.store import GameRow
-from bot.ui import ComponentCall, GameItem, MoveButton, MoveSelect, TypeMoveButton, reply
+from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
 from rendering.tradeshowdown import public_picture, render_card, seat_picture
 
 log = logging.getLogger(__name__)
 
 KIND = "tradeshowdown"
+OPTIONS = ("fair_length", "dice", "round_limit", "choose_seconds", "window_seconds",
+           "multiple_attacks", "intimidate", "tag_team", "combos")
 SLOT_CHOICES = [app_commands.Choice(name="1 (your main fighter)", value=1),
                 app_commands.Choice(name="2 (tag-team partner)", value=2)]
 # Written in a phone number, dropped before the digits are checked.
@@ -50,7 +44,10 @@ _FIRST = ("Apex", "Blue Ox", "Copperline", "Dynamo", "Evergreen", "Falcon", "Gra
 _TRADE = ("Accounting", "Plumbing", "Copiers", "Dental", "Realty", "Freight", "Legal",
           "Insurance", "Security", "Catering", "Consulting", "Media", "Roofing", "Bakery",
           "Logistics", "Printing", "Staffing", "Auto Body", "Landscaping", "Locksmiths")
-ROW_LIMIT, PER_ROW = 5, 5
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 # --- business cards ---------------------------------------------------------------------------
@@ -82,64 +79,6 @@ def card_text(card: dict[str, Any], slot: int | None = None) -> str:
     head = f"**{card['name']}**" + (f" (slot {slot}{', tag-team partner' if slot == 2 else ''})"
                                     if slot is not None else "")
     return f"{head} — digits `{card['digits']}` ({len(card['digits'])}), zip `{card['zip']}`"
-
-
-# The game options both `challenge` and `open` take (same words in both commands' help).
-OPTION_HELP = dict(
-    fair_length="Digits every card fights with (default 10)",
-    dice="Each player's ten dice, e.g. 2xd4,2xd6,2xd8,4xd10 (the default)",
-    round_limit="Judges' decision after this round (default 30)",
-    choose_seconds="Seconds to choose dice each round (default 120)",
-    window_seconds="Seconds for the secret window after the roll (default 60)",
-    multiple_attacks="Every set is its own attack (default on)",
-    intimidate="Slash your own digits to widen a set (default on)",
-    tag_team="Each player fights with two cards (default on)",
-    combos="Zip-code combos and special attacks (default on)",
-)
-
-# Which buttons a kind of move gets, and their words (the moves' own words come from
-# `game.describe`).
-WINDOW_KINDS = (("set", "Pick the set you attack with"),
-                ("claw", "Collating Claw: swap two of a set's height, width and depth"),
-                ("intimidate", "Intimidate: slash your own digit for +1 slash"),
-                ("combo", "Combo: set aside a die that matches your zip code"))
-
-
-def _is_select(item: discord.ui.Item) -> bool:
-    return isinstance(getattr(item, "item", item), discord.ui.Select)
-
-
-def layout(groups: list[list[discord.ui.Item]]) -> list[discord.ui.Item]:
-    """Give each group of items rows of its own (a select fills a row, buttons go five to a
-    row), at most five rows; groups that do not fit are left out, but the last group (the
-    controls, with the typed move) always has its room."""
-    out: list[discord.ui.Item] = []
-    row = 0
-    *body, last = groups if groups else [[]]
-    need_last = -(-len(last) // PER_ROW) if last else 0
-    for group in body:
-        rows = sum(1 for i in group if _is_select(i)) + -(
-            -sum(1 for i in group if not _is_select(i)) // PER_ROW)
-        if not group or row + rows > ROW_LIMIT - need_last:
-            continue
-        buttons = [i for i in group if not _is_select(i)]
-        for item in group:
-            if _is_select(item):
-                item.item.row = row
-                row += 1
-                out.append(item)
-        for k, item in enumerate(buttons):
-            item.item.row = row + k // PER_ROW
-            out.append(item)
-        row += -(-len(buttons) // PER_ROW)
-    for k, item in enumerate(last):
-        item.item.row = row + k // PER_ROW
-        out.append(item)
-    return out
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 class TradeShowdownCog(GameCog, group_name="tradeshowdown",
@@ -187,124 +126,56 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
                             .encode()).hexdigest()[:16]
 
-    # ---- small builders ------------------------------------------------------------------------
-    def _button(self, row, version, game, seat, move, *, style=discord.ButtonStyle.primary,
-                emoji=None, label=None) -> discord.ui.Item:
-        return MoveButton(row.id, version, move, label or game.describe(move, seat).label,
-                          style=style, emoji=emoji)
-
-    def _choices(self, row, version, game, seat, tag, offer, placeholder,
-                 style=discord.ButtonStyle.primary) -> list[discord.ui.Item]:
-        """Up to five moves as buttons, else one select of up to 25 (each with its effect)."""
-        if len(offer) <= PER_ROW:
-            return [self._button(row, version, game, seat, m, style=style) for m in offer]
-        options = []
-        for m in offer[:25]:
-            said = game.describe(m, seat)
-            options.append(discord.SelectOption(label=said.label[:100], value=m,
-                                                description=said.effect[:100] or None))
-        return [MoveSelect(row.id, version, options, placeholder, tag=tag)]
-
-    # ---- the secret panel (dice choice; the window after the roll) -------------------------------
+    # ---- the secret panel: the dice choice keeps a half-made choice (target, then dice) -------
     def panel(self, row: GameRow, game, seat: int, version: str) -> Panel:
         view = game.view(seat)
         me = view["fighters"][seat]
-        card = me["cards"][me["active"]]
         head = (f"**TradeShowdown — game #{row.id}, round {view['round']} of "
                 f"{view['round_limit']}** — {game.name(seat)}, fighting with "
-                f"**{card['name']}**")
+                f"**{me['cards'][me['active']]['name']}**")
+        prompt = game.prompt(seat)
         if seat not in game.actors():
-            return Panel(head + "\nNothing to do right now; the fight goes on in the thread.")
-        phase = view["phase"]
-        if phase == "choose":
-            text, groups = self._choose_panel(row, game, view, seat, version)
-        elif phase == "window":
-            text, groups = self._window_panel(row, game, view, seat, version)
-        else:
-            text, groups = "Your move:", [self.move_items(row, game, seat, version)]
-        return Panel(clip(head + "\n" + text), layout(groups))
-
-    def _choose_panel(self, row, game, view, seat, version):
-        me = view["fighters"][seat]
-        offer = me.get("moves", {})
-        supply = [(int(k[1:]), n) for k, n in me["supply"].items() if n]
-        have = ", ".join(f"{n} × d{s}" for s, n in supply)
-        groups: list[list[discord.ui.Item]] = []
-        lines = [f"🎲 **Choose your dice in secret** (your supply: {have}). The number of dice "
-                 "you roll is your *depth*: fewer dice strike earlier, more dice make wider "
-                 "sets (more slashes). Nobody sees your choice before the roll."]
-        if offer.get("target"):
-            mine = me["target"]
-            groups.append([self._button(
-                row, version, game, seat, m, emoji="🎯",
-                style=(discord.ButtonStyle.success if mine is not None
-                       and m == self.engine.target_move(mine)
-                       else discord.ButtonStyle.secondary)) for m in offer["target"]])
-            lines.append(f"Your target: **{game.name(mine)}**." if mine is not None else
-                         "First pick your target (🎯), then your dice.")
-        options = []
-        counted: dict[int, int] = {}
+            return Panel(f"{head}\n{prompt.waiting}")
+        text = clip(f"{head}\n{prompt.todo}")
+        if view["phase"] != "choose":
+            return Panel(text, self.move_items(row, game, seat, version))
+        menu = game.menu(seat)
+        mine = None if me["target"] is None else self.engine.target_move(me["target"])
+        buttons = [MoveButton(row.id, version, i.move, i.label, emoji="🎯", style=(
+            discord.ButtonStyle.success if i.move == mine else discord.ButtonStyle.secondary))
+            for i in (menu.group("target").items if menu.group("target") else ())]
+        everything = self.engine.dice_move(me["dice_list"]) if me.get("dice_list") else None
+        if everything and menu.item(everything):
+            buttons.append(MoveButton(row.id, version, everything,
+                                      f"Roll all {len(me['dice_list'])} dice"))
+        buttons += [MoveButton(row.id, version, i.move, i.label, emoji="🔁",
+                               style=discord.ButtonStyle.secondary)
+                    for i in (menu.group("tag").items if menu.group("tag") else ())]
+        buttons.append(TypeMoveButton(row.id))
+        options, counted = [], {}
         for i, size in enumerate(me.get("dice_list", [])):
             counted[size] = counted.get(size, 0) + 1
-            n = dict(supply).get(size, 0)
-            faces = "0-9" if size == 10 else f"1-{size}"
+            n = me["dice_list"].count(size)
             options.append(discord.SelectOption(
-                label=f"d{size}" + (f" ({_ordinal(counted[size])} of {n})" if n > 1 else ""),
-                value=str(i), description=f"shows {faces}"))
-        if options:
-            groups.append([GameItem.select(
-                row.id, version, "dice", options, min_values=1, max_values=len(options),
-                placeholder="Tick the dice you roll this round (1 or more)")])
-        controls: list[discord.ui.Item] = []
-        everything = self.engine.dice_move(me["dice_list"]) if me.get("dice_list") else None
-        if everything in offer.get("dice", []):
-            controls.append(self._button(row, version, game, seat, everything,
-                                         label=f"Roll all {len(me['dice_list'])} dice"))
-        if offer.get("tag"):
-            controls.append(self._button(row, version, game, seat, "tag",
-                                         style=discord.ButtonStyle.secondary, emoji="🔁"))
-            if me.get("tag_pending"):
-                lines.append("🔁 " + game.describe("tag", seat).label.replace(
-                    "Cancel the tag", "Your partner tags in when the dice are rolled."))
-        controls.append(TypeMoveButton(row.id))
-        groups.append(controls)
-        return "\n".join(lines), groups
-
-    def _window_panel(self, row, game, view, seat, version):
-        me = view["fighters"][seat]
-        offer = me.get("moves", {})
-        plan = me.get("plan") or {}
-        lines = ["🕶️ **After the roll, in secret** — your choices are revealed with everyone's "
-                 "when all are done.", plan.get("text") or ""]
-        if me["combo"] or plan.get("aside"):
-            lines.append(f"Combo: {len(me['combo']) + len(plan.get('aside') or [])} of 5 dice "
-                         "set aside (at 5 you fire a special attack).")
-        groups = []
-        for kind, placeholder in WINDOW_KINDS:
-            if offer.get(kind):
-                groups.append(self._choices(row, version, game, seat, kind, offer[kind],
-                                            placeholder))
-        controls: list[discord.ui.Item] = [
-            self._button(row, version, game, seat, "done", style=discord.ButtonStyle.success,
-                         emoji="✅")]
-        if offer.get("undo"):
-            controls.append(self._button(row, version, game, seat, "undo",
-                                         style=discord.ButtonStyle.secondary, emoji="↩️"))
-        controls.append(TypeMoveButton(row.id))
-        groups.append(controls)
-        return "\n".join(line for line in lines if line), groups
+                label=f"d{size}" + (f" ({ordinal(counted[size])} of {n})" if n > 1 else ""),
+                value=str(i), description=f"shows {'0-9' if size == 10 else f'1-{size}'}"))
+        items = [GameItem.select(row.id, version, "dice", options, min_values=1,
+                                 max_values=len(options), row=0,
+                                 placeholder="Tick the dice you roll this round (1 or more)")]
+        for n, b in enumerate(buttons):
+            b.item.row = 1 + n // 5
+        return Panel(text, items + buttons)
 
     @on_component("dice")
     async def on_dice_select(self, interaction: discord.Interaction,
                              call: ComponentCall) -> None:
         """The dice menu: the ticked dice of the supply (by their place in it) become one dice
-        choice (the target is the one named with the 🎯 buttons)."""
+        choice (at the target named with the 🎯 buttons)."""
         row, game = await self.bot.tables.load(call.game_id)
-        seat = self.player_seat(row, interaction)
+        seat = self.acting_seat(row, game, interaction, call)
         view = game.view(seat)
         me = view["fighters"][seat]
-        supply = me.get("dice_list") or []
-        places = {str(i): size for i, size in enumerate(supply)}
+        places = {str(i): size for i, size in enumerate(me.get("dice_list") or [])}
         if not call.values or len(set(call.values)) != len(call.values) or any(
                 v not in places for v in call.values):
             raise RuleError("Tick dice from your supply in the menu.")
@@ -313,90 +184,23 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         move = self.engine.dice_move([places[v] for v in call.values])
         await self.on_move_component(interaction, call.game_id, call.version, move)
 
-    # ---- the public attacks -------------------------------------------------------------------
-    def turn_items(self, row: GameRow, game, seat: int) -> list[discord.ui.Item]:
-        view = game.view(None)
-        p = view["pending"]
-        if p is None or p["seat"] != seat:
-            return self.move_items(row, game, seat)
-        offer = p["moves"]
-        version = row.version
-        if p["stage"] == "redirect":
-            buttons = [self._button(row, version, game, seat, m, emoji="🎯")
-                       for m in offer.get("target", [])]
-            return layout([buttons, [TypeMoveButton(row.id)]])
-        if p["stage"] == "special":
-            buttons = [self._button(row, version, game, seat, m, emoji="💥",
-                                    style=discord.ButtonStyle.danger)
-                       for m in offer.get("special", [])]
-            groups: list[list[discord.ui.Item]] = [buttons]
-            if offer.get("pencil"):
-                groups.append(self._choices(
-                    row, version, game, seat, "snap", offer["pencil"],
-                    "Snapping Pencil: their dice of one value never count in sets"))
-            controls: list[discord.ui.Item] = [
-                self._button(row, version, game, seat, m, style=discord.ButtonStyle.secondary)
-                for m in offer.get("hold", [])]
-            controls.append(TypeMoveButton(row.id))
-            groups.append(controls)
-            return layout(groups)
-        return layout(self._slash_groups(row, game, view, seat))
-
-    def _slash_groups(self, row, game, view, seat):
-        p = view["pending"]
-        offer = p["moves"]
-        target = view["fighters"][p["target"]]
-        card = target["cards"][target["active"]]
-        digits = offer.get("slash", [])
-        if len(digits) > 25:  # a long card: one entry per value (its least-slashed digit)
-            digits = [m for m in game.legal(seat) if "#" not in m]
-        options = []
-        for m in digits[:25]:
-            said = game.describe(m, seat)
-            options.append(discord.SelectOption(label=said.label[:100], value=m,
-                                                description=said.effect[:100] or None))
-        left = p["slashes_left"]
-        groups: list[list[discord.ui.Item]] = [[MoveSelect(
-            row.id, row.version, options, tag="slash", placeholder=(
-                f"Slash a digit up to {p['reach']} on {card['name']} ({left} left)"))]]
-        buttons: list[discord.ui.Item] = []
-        best = p.get("best")
-        if best:
-            buttons.append(self._button(row, row.version, game, seat, best,
-                                        style=discord.ButtonStyle.success, emoji="⚔️",
-                                        label=f"Best first: {game.describe(best, seat).label}"))
-        buttons.append(TypeMoveButton(row.id))
-        groups.append(buttons)
-        return groups
-
-    def status_line(self, row: GameRow, game) -> str:
-        line = super().status_line(row, game)
-        if game.outcome() is not None:
-            return line
-        view = game.view(None)
-        p = view["pending"]
-        if p is None:
-            return line
-        who = game.name(p["seat"])
-        if p["stage"] == "slash":
-            f = view["fighters"][p["target"]]
-            left = p["slashes_left"]
-            line += (f"\n⚔️ {who} slashes {game.name(p['target'])}'s "
-                     f"**{f['cards'][f['active']]['name']}**: {left} slash"
-                     f"{'es' if left != 1 else ''} left, on digits up to {p['reach']} (the "
-                     "set's value). Pick a digit below, or ⚔️ Best first.")
-        elif p["stage"] == "special":
-            line += (f"\n💥 {who} has five combo dice: fire a special attack, or hold the "
-                     "combo.")
-        else:
-            line += f"\n🎯 {who}: your target is down; pick a new one."
-        return line
+    # ---- the public attacks: the menu, and the rest of the attack best-first in one click -------
+    def move_items(self, row: GameRow, game, seat: int,
+                   version: int | str | None = None) -> list[discord.ui.Item]:
+        items = super().move_items(row, game, seat, version)
+        best = game.best_slashes(seat)
+        if best is None:
+            return items
+        items.insert(-1, MoveButton(row.id, row.version if version is None else version, best,
+                                    f"Best first: {game.describe(best, seat).label}",
+                                    style=discord.ButtonStyle.success, emoji="⚔️"))
+        buttons = [i for i in items if not isinstance(i.item, discord.ui.Select)]
+        first = min(b.item.row for b in buttons if b.item.row is not None)
+        for n, b in enumerate(buttons):
+            b.item.row = first + n // 5
+        return items
 
     # ---- commands: starting a fight ----------------------------------------------------------
-    @staticmethod
-    def _options(**given: Any) -> dict[str, Any]:
-        return {k: v for k, v in given.items() if v is not None}
-
     async def _tip(self, interaction: discord.Interaction) -> None:
         if not await self.bot.store.cards_of(interaction.user.id):
             await interaction.followup.send(
@@ -405,38 +209,16 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                 "starts.", ephemeral=True)
 
     @app_commands.command(name="challenge", description="Challenge someone to a TradeShowdown")
-    @app_commands.describe(opponent="Who you challenge", **OPTION_HELP)
+    @app_commands.describe(opponent="Who you challenge")
+    @engine_options(TradeShowdown, *OPTIONS)
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
-                        fair_length: app_commands.Range[int, 6, 40] | None = None,
-                        dice: app_commands.Range[str, 2, 100] | None = None,
-                        round_limit: app_commands.Range[int, 1, 200] | None = None,
-                        choose_seconds: app_commands.Range[int, 10, 3600] | None = None,
-                        window_seconds: app_commands.Range[int, 10, 3600] | None = None,
-                        multiple_attacks: bool | None = None, intimidate: bool | None = None,
-                        tag_team: bool | None = None, combos: bool | None = None) -> None:
-        options = self._options(
-            fair_length=fair_length, dice=dice, round_limit=round_limit,
-            choose_seconds=choose_seconds, window_seconds=window_seconds,
-            multiple_attacks=multiple_attacks, intimidate=intimidate, tag_team=tag_team,
-            combos=combos)
+                        **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
         await self._tip(interaction)
 
     @app_commands.command(name="open", description="Open a TradeShowdown table for 2-6 players")
-    @app_commands.describe(**OPTION_HELP)
-    async def open_table(self, interaction: discord.Interaction,
-                         fair_length: app_commands.Range[int, 6, 40] | None = None,
-                         dice: app_commands.Range[str, 2, 100] | None = None,
-                         round_limit: app_commands.Range[int, 1, 200] | None = None,
-                         choose_seconds: app_commands.Range[int, 10, 3600] | None = None,
-                         window_seconds: app_commands.Range[int, 10, 3600] | None = None,
-                         multiple_attacks: bool | None = None, intimidate: bool | None = None,
-                         tag_team: bool | None = None, combos: bool | None = None) -> None:
-        options = self._options(
-            fair_length=fair_length, dice=dice, round_limit=round_limit,
-            choose_seconds=choose_seconds, window_seconds=window_seconds,
-            multiple_attacks=multiple_attacks, intimidate=intimidate, tag_team=tag_team,
-            combos=combos)
+    @engine_options(TradeShowdown, *OPTIONS)
+    async def open_table(self, interaction: discord.Interaction, **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, None, options)
         await self._tip(interaction)
 

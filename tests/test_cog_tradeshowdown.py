@@ -390,7 +390,7 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     before = len(fake.messages_in(row.thread_id))
     await fake.invoke(fake.click(panel, button(panel, move="target @3"), user=world.alice))
     panel = panel_of(fake, world.alice)
-    assert "Your target: **Carol**" in panel.content and "Roll all" in " ".join(labels(panel))
+    assert "Your target: Carol." in panel.content and "Roll all" in " ".join(labels(panel))
     assert len(fake.messages_in(row.thread_id)) == before  # a secret step: nothing posted
     # The tag button is there (Tag Team), and toggles in secret.
     await fake.invoke(fake.click(panel, button(panel, move="tag"), user=world.alice))
@@ -562,7 +562,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     row = await start_two(fake, world)
     assert fake.dms_to(world.bob) == []
     fallback = [m for m in fake.messages_in(row.thread_id)
-                if any(tag_of(c) == "pn" for c in m.custom_ids)]
+                if any(tag_of(c) == "pn" for c in m.custom_ids) and "direct messages" in m.content]
     assert len(fallback) == 1 and world.bob.mention in fallback[0].content
     new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.carol))
     assert "You are not playing in this game" in ephemeral_texts(new)
@@ -708,4 +708,4 @@ async def test_another_players_choice_never_touches_my_panel(fake, world, monkey
     assert g.view(1)["fighters"][1]["dice"] is not None          # Bob has chosen
     assert len(fake.dms_to(world.alice)) == dms and len(touches(panel.id)) == before
     await fake.invoke(fake.click(panel, button(panel, move="target @3"), user=world.alice))
-    assert "Your target: **Carol**" in panel_of(fake, world.alice).content
+    assert "Your target: Carol." in panel_of(fake, world.alice).content

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core import (CHANCE, Actor, Chance, Ending, Event, Game, IllegalMoveError,
                     InvalidMoveError, MoveText, Option, OptionError)
+from ..menu import MenuGroup
 from . import notation
 from .cards import (MAX_DIGITS, MIN_DIGITS, X, ZIP_DIGITS, check_card, deal_cards, sample_cards, CardsOption, down, instances, mark, new_fighter,
                     open_values, pick, room, room_for)
@@ -71,6 +72,7 @@ class TradeShowdown(Game):
     # Business cards, for screens that take a player's card (checked here, by the rules).
     MIN_DIGITS, MAX_DIGITS, ZIP_DIGITS = MIN_DIGITS, MAX_DIGITS, ZIP_DIGITS
     SUPPLY_SIZE = SUPPLY_SIZE
+    COMBO_DICE = COMBO_DICE
     check_card = staticmethod(check_card)
     deal_cards = staticmethod(deal_cards)
 
@@ -928,6 +930,23 @@ class TradeShowdown(Game):
         if "combo" in groups:
             groups["combo"].sort()  # by the die's value (one digit), as a player looks for it
         return groups
+
+    # --- what the screens ask: the moves grouped, and the words of the moment -------------------
+    def _menu(self, seat: int) -> list[MenuGroup]:
+        from .menu import build_menu
+        return build_menu(self, seat)
+
+    def _status(self) -> str:
+        from .menu import status
+        return status(self)
+
+    def _todo(self, seat: int) -> str:
+        from .menu import todo
+        return todo(self, seat)
+
+    def _waiting(self, seat: int) -> str:
+        from .menu import waiting
+        return waiting(self, seat)
 
     # --- views -----------------------------------------------------------------------------------
     def _phase(self) -> str:
