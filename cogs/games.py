@@ -2,6 +2,7 @@
 stats — and the answers to challenge buttons."""
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -327,10 +328,13 @@ class Games(commands.GroupCog, group_name="games",
         for actor, move in await self.bot.store.entries(row.id):
             record.entries.append({"actor": actor if actor == "chance" else int(actor),
                                    "move": move})
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            # Only what was revealed: a game that ended inside a secret step (a resignation
-            # during the placement) is cut back to its last public moment.
-            record = public_record(record)
+            # Only what the table saw: undone secret plans and faces nobody saw are left out,
+            # and a game that ended inside a secret step (a resignation during the placement)
+            # is cut back to its last public moment. Replaying a long game takes a moment: in a
+            # thread, so other games' moves are not kept waiting.
+            record = await asyncio.to_thread(public_record, record)
         except (ReplayError, ValueError):
             log.exception("game %s: its record does not replay; not exported", row.id)
             raise RuleError(f"The record of game #{row.id} cannot be exported.") from None

@@ -177,10 +177,12 @@ async def test_a_person_plays_a_whole_practice_game_against_the_bot(fake, table,
     assert any(a in bot_seats for a, _ in record), "the bot never moved"
     # The record the person downloads replays to the same end: the bot's moves went through
     # the table like anyone's.
-    [export] = await fake.invoke(fake.slash(fake.bot, "games export", user=world.alice,
-                                            channel=world.games, game=row.id))
+    new = await fake.invoke(fake.slash(fake.bot, "games export", user=world.alice,
+                                       channel=world.games, game=row.id))
+    [export] = [r for r in new if r.files]
     exported = Record.from_json(json.loads(export.files[0].data))
-    assert [(str(e["actor"]), e["move"]) for e in exported.entries] == record
+    # Only what the table saw (#27.5): undone secret plans and unseen faces are left out.
+    assert 0 < len(exported.entries) <= len(record)
     replayed, ended = replay(exported).outcome(), load(kind).from_json(row.state).outcome()
     assert (replayed.winners, replayed.draw) == (ended.winners, ended.draw)
     # The end is told in the thread.

@@ -196,7 +196,16 @@ def _secret_pending(game: Game) -> bool:
 
 
 def public_record(record: Record) -> Record:
-    """The record of a finished game as anyone may read it: nothing that was never revealed.
+    """The record of a finished game as anyone may read it: exactly what the table saw.
+
+    Inside a secret step (a placement, a private roll, a window plan) a seat may change its
+    mind (`undo`, a plan replaced) and a die may be rolled again before anyone saw it. What the
+    table saw of such a step is its public events and the position it revealed when it closed,
+    so each closed secret step is exported in a canonical form that shows the same: entries
+    that change nothing at the step's end are left out (a plan and its `undo`), and a die
+    face that nobody ever saw is written as its die's first face (`_hide_faces`). Two games
+    that differ only in what was never shown export the same record, and it replays to the
+    same public events, position and outcome.
 
     A game that ended inside a secret step (a resignation during the placement, a timeout with
     a private roll in hand) holds entries nobody else saw: the published record stops at the
@@ -205,7 +214,10 @@ def public_record(record: Record) -> Record:
     published. ReplayError when the record does not replay; ValueError when its ending cannot
     be told without a secret."""
     game = start(record)
+    kind = record.kind
     clean = 0  # entries[:clean] hold nothing unrevealed
+    last_clean_state = game.to_json()
+    public: list[dict[str, Any]] = []  # entries[:clean], closed secret steps canonical
     for i, entry in enumerate(record.entries):
         actor = entry_actor(entry, game.players)
         move = entry.get("move")
@@ -219,18 +231,166 @@ def public_record(record: Record) -> Record:
         # A resignation ends the game but reveals nothing: it does not make earlier secrets
         # public.
         if not ending and not _secret_pending(game):
+            step = [dict(e) for e in record.entries[clean:i + 1]]
+            public += _canonical_step(kind, last_clean_state, step) if len(step) > 1 else step
             clean = i + 1
+            last_clean_state = game.to_json()
     if clean == len(record.entries):
         return Record(record.kind, dict(record.options), list(record.players), None,
-                      [dict(e) for e in record.entries], game.result)
+                      public, game.result)
     # Ended inside a secret step: the revealed part, then how the table ended the game.
     tail = [dict(e) for e in record.entries[clean:]
             if e.get("actor") != CHANCE and e.get("move", "").split(" ", 1)[0] in ENDING_MOVES]
-    public = Record(record.kind, dict(record.options), list(record.players), None,
-                    [dict(e) for e in record.entries[:clean]] + tail, None)
-    again = replay(public)
+    out = Record(record.kind, dict(record.options), list(record.players), None,
+                 public + tail, None)
+    again = replay(out)
     if again.result is None or again.result.get("winners") != (game.result or {}).get("winners"):
         raise ValueError("this game ended inside a secret step in a way its public part "
                          "cannot show")
-    public.result = again.result
-    return public
+    out.result = again.result
+    return out
+
+
+# A secret step longer than this is exported as played (the search below grows with its square).
+_CANONICAL_MAX = 400
+_REACH = 6  # an entry may be cancelled by up to this many later entries of the same seat
+
+
+class _Step:
+    """A closed secret step replayed from the clean position before it: after each entry, the
+    position and the public events so far (what a variant must reproduce)."""
+
+    def __init__(self, kind: str, state: dict[str, Any], entries: list[dict[str, Any]]):
+        self.kind, self.start, self.entries = kind, state, entries
+        self.states: list[str] = []      # the position after entries[:i], as JSON text
+        self.seen: list[int] = []        # how many public events entries[:i] made
+        self.events: list[Any] = []
+        self._views: dict[tuple[int, int], str] = {}
+        game = load(kind).from_json(state)
+        self._mark(game)
+        for entry in entries:
+            for e in game.table_move(entry_actor(entry, game.players), entry["move"]):
+                if e.public:
+                    self.events.append(json.loads(json.dumps([e.text, e.kind, e.data])))
+            self._mark(game)
+
+    def _mark(self, game: Game) -> None:
+        self.states.append(json.dumps(game.to_json()))
+        self.seen.append(len(self.events))
+
+    def view(self, i: int, seat: int) -> str:
+        """What `seat` itself saw after entries[:i]."""
+        if (i, seat) not in self._views:
+            game = load(self.kind).from_json(json.loads(self.states[i]))
+            self._views[i, seat] = json.dumps(game.view(seat), sort_keys=True, default=str)
+        return self._views[i, seat]
+
+    def same_without(self, drop: set[int], change: dict[int, str] | None = None) -> bool:
+        """Would the table see the same if the entries `drop` were left out and the moves
+        `change` played instead? Replayed from the first entry touched; as soon as a variant
+        reaches the very position and events of the original, the rest is the same."""
+        change = change or {}
+        touched = drop | set(change)
+        first, last = min(touched), max(touched)
+        game = load(self.kind).from_json(json.loads(self.states[first]))
+        events = self.seen[first]
+        try:
+            for i in range(first, len(self.entries)):
+                if i not in drop:
+                    entry = self.entries[i]
+                    move = change.get(i, entry["move"])
+                    for e in game.table_move(entry_actor(entry, game.players), move):
+                        if e.public:
+                            if events >= len(self.events) or json.loads(json.dumps(
+                                    [e.text, e.kind, e.data])) != self.events[events]:
+                                return False
+                            events += 1
+                if i >= last and events == self.seen[i + 1] and \
+                        json.dumps(game.to_json()) == self.states[i + 1]:
+                    return True
+        except RuleError:
+            return False
+        return False
+
+
+def _canonical_step(kind: str, state: dict[str, Any],
+                    step: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The shortest form of a closed secret step that the table could not tell from it: the
+    same public events and the same position when it closed. A die face nobody saw (rolled
+    again before it showed) becomes its die's first face; a seat's entries that together
+    change nothing (a plan and its `undo`) are left out."""
+    if len(step) > _CANONICAL_MAX:
+        return step
+    step = [dict(e) for e in step]
+    try:
+        replayed = _Step(kind, state, step)
+    except RuleError:
+        return step
+    change: dict[int, str] = {}
+    game = load(kind).from_json(state)
+    for k, entry in enumerate(step):  # faces nobody saw
+        if entry.get("actor") == CHANCE and (chance := game.chance()) is not None:
+            tokens = entry["move"].split()[1:]
+            for t, draw in enumerate(chance.draws):
+                if t < len(tokens) and tokens[t] != draw.options[0]:
+                    trial = tokens[:t] + [draw.options[0]] + tokens[t + 1:]
+                    if replayed.same_without(set(), {**change, k: "roll " + " ".join(trial)}):
+                        tokens = trial
+                        change[k] = "roll " + " ".join(tokens)
+        game.table_move(entry_actor(entry, game.players), change.get(k, entry["move"]))
+    if change:
+        step = [dict(e, move=change.get(k, e["move"])) for k, e in enumerate(step)]
+        replayed = _Step(kind, state, step)
+    # A seat's own entries j..k that bring its own view back to what it was before j (a plan
+    # and its undo), each checked whole by replaying.
+    dropped: set[int] = set()
+    for j, entry in enumerate(step):
+        actor = entry.get("actor")
+        if (j in dropped or actor == CHANCE or replayed.seen[j + 1] != replayed.seen[j]):
+            continue
+        mine = [k for k in range(j, len(step))
+                if step[k].get("actor") == actor and k not in dropped][:_REACH + 1]
+        for n, k in enumerate(mine):
+            if replayed.view(k + 1, actor - 1) == replayed.view(j, actor - 1) and \
+                    replayed.same_without(dropped | set(mine[:n + 1])):
+                dropped |= set(mine[:n + 1])
+                break
+    return [e for i, e in enumerate(step) if i not in dropped]
+    step = [dict(e) for e in step]
+    try:
+        replayed = _Step(kind, state, step)
+    except RuleError:
+        return step
+    game = load(kind).from_json(state)
+    for k, entry in enumerate(step):  # faces nobody saw
+        if entry.get("actor") == CHANCE:
+            chance = game.chance()
+            tokens = entry["move"].split()[1:]
+            for t, draw in enumerate(chance.draws if chance is not None else ()):
+                if t < len(tokens) and tokens[t] != draw.options[0]:
+                    trial = tokens[:t] + [draw.options[0]] + tokens[t + 1:]
+                    if replayed.same_without(set(), {k: "roll " + " ".join(trial)}):
+                        tokens = trial
+            if tokens != entry["move"].split()[1:]:
+                entry["move"] = "roll " + " ".join(tokens)
+                replayed = _Step(kind, state, step)
+        game.table_move(entry_actor(entry, game.players), entry["move"])
+    j = 0
+    while j < len(step):  # entries that change nothing the table saw, alone or with their undo
+        actor = step[j].get("actor")
+        if actor == CHANCE or replayed.seen[j + 1] != replayed.seen[j]:
+            j += 1
+            continue
+        # Candidates: the seat's own entries from j to k when its own view after k is as
+        # before j (a plan and its undo), each checked whole by replaying.
+        mine = [k for k in range(j, len(step)) if step[k].get("actor") == actor][:_REACH + 1]
+        for n, k in enumerate(mine):
+            if replayed.views[k + 1][actor] == replayed.views[j][actor]:
+                drop = set(mine[:n + 1])
+                if replayed.same_without(drop):
+                    step = [e for i, e in enumerate(step) if i not in drop]
+                    replayed = _Step(kind, state, step)
+                    break
+        else:
+            j += 1
+    return step
