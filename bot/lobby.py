@@ -25,6 +25,12 @@ CHALLENGE_SECONDS = 600
 # A challenge still 'starting' this long after its time, with no game, lost the process that
 # was starting it: the sweep closes it.
 STARTING_GRACE = 300.0
+# How many unanswered challenges, and open tables, one person may have at once.
+MAX_OPEN_CHALLENGES = 3
+MAX_OPEN_TABLES = 2
+# Answered, cancelled and expired challenges are deleted a day after their time ended.
+PURGE_AFTER = 86400.0
+PURGE_EVERY = 3600.0
 
 JOIN_REFUSALS = {"closed": "This challenge is no longer open.",
                  "already": "You are already at this table.",
@@ -45,6 +51,7 @@ def describe_options(kind: str, options: dict[str, Any]) -> str:
 class Lobby:
     def __init__(self, bot: Any):
         self.bot = bot
+        self._purged_at = 0.0
         # Expiry runs on the table's one scheduler (no task per challenge): whichever process
         # sees a challenge's time up first claims it, so it expires once.
         tables = getattr(bot, "tables", None)
@@ -70,6 +77,7 @@ class Lobby:
             return
         options = cls.parse_options(options)  # OptionError: a clear message, nothing created
         host = interaction.user
+        await self._check_open_count(host.id, table=opponent is None)
         if opponent is not None:
             if opponent.id == host.id:
                 raise RuleError("You can't challenge yourself: pick another player.")
@@ -97,6 +105,19 @@ class Lobby:
         msg = await interaction.original_response()
         await self.store.update_challenge(cid, message_id=msg.id, channel_id=msg.channel.id)
         self._arm(cid, ch["expires_at"])
+
+    async def _check_open_count(self, user_id: int, *, table: bool) -> None:
+        """One person may not flood a channel: at most MAX_OPEN_CHALLENGES challenges and
+        MAX_OPEN_TABLES open tables waiting at once (each one pings or fills the channel)."""
+        duels, tables = await self.store.open_challenges_of(user_id, time.time())
+        if table and tables >= MAX_OPEN_TABLES:
+            raise RuleError(f"You have {tables} open tables waiting already (at most "
+                            f"{MAX_OPEN_TABLES} at once). Start or Cancel one of them, or wait "
+                            "until one closes, then open another.")
+        if not table and duels >= MAX_OPEN_CHALLENGES:
+            raise RuleError(f"You have {duels} challenges waiting for an answer already (at "
+                            f"most {MAX_OPEN_CHALLENGES} at once). Cancel one with its Cancel "
+                            "button, or wait for an answer, then challenge again.")
 
     def challenge_text(self, ch: dict[str, Any]) -> str:
         title = load(ch["kind"]).TITLE
@@ -330,13 +351,19 @@ class Lobby:
 
     async def expire_due(self) -> int:
         """Expire every open challenge whose time is up, and every one a dead process left
-        'starting'. How many this process expired."""
+        'starting'; now and then delete the rows of challenges over for a day. How many this
+        process expired."""
         now = time.time()
         done = 0
         for cid in await self.store.due_challenges(now):
             done += await self.expire(cid)
         for cid in await self.store.stuck_challenges(now - STARTING_GRACE):
             done += await self.expire(cid, "starting")
+        if now - self._purged_at >= PURGE_EVERY:
+            self._purged_at = now
+            purged = await self.store.purge_challenges(now - PURGE_AFTER)
+            if purged:
+                log.info("deleted %s challenges over for more than a day", purged)
         return done
 
     async def expire(self, cid: int, status: str = "open") -> bool:

@@ -339,3 +339,52 @@ async def test_a_failed_edit_after_the_game_started_still_retires_the_buttons(fa
     [row] = await fake.bot.store.active_games()
     edited = fake.messages_in(world.games)[-1]
     assert "is on in" in edited.content and edited.custom_ids == []
+
+
+# ---- issue #27.10: one user cannot flood a channel with challenges and tables -------------------
+
+async def test_at_most_three_open_challenges_per_user(fake, world):
+    msgs = [await open_challenge(fake, world) for _ in range(3)]
+    new = await fake.invoke(fake.slash(fake.bot, "coinflip challenge", user=world.alice,
+                                       channel=world.games, opponent=world.bob))
+    [refusal] = new
+    assert refusal.ephemeral and "3 challenges" in refusal.content and "Cancel" in refusal.content
+    assert len(fake.messages_in(world.games)) == 3  # nothing posted, nobody pinged
+    # Someone else may still challenge; and once one is answered, Alice may again.
+    await fake.invoke(fake.click(msgs[0], challenge_buttons(msgs[0])["cancel"], user=world.alice))
+    await open_challenge(fake, world)
+    assert len([m for m in fake.messages_in(world.games) if m.custom_ids]) == 3
+
+
+async def test_at_most_two_open_tables_per_user(fake, world):
+    for _ in range(2):
+        await fake.invoke(fake.slash(fake.bot, "coinflip open", user=world.alice,
+                                     channel=world.games))
+    new = await fake.invoke(fake.slash(fake.bot, "coinflip open", user=world.alice,
+                                       channel=world.games))
+    [refusal] = new
+    assert refusal.ephemeral and "2 open tables" in refusal.content
+    assert len(fake.messages_in(world.games)) == 2
+    # A table does not count against challenges, nor another user's.
+    await open_challenge(fake, world)
+    await fake.invoke(fake.slash(fake.bot, "coinflip open", user=world.bob, channel=world.games))
+    assert len(fake.messages_in(world.games)) == 4
+
+
+async def test_challenges_over_for_a_day_are_purged(fake, world):
+    import time
+    from bot.lobby import PURGE_EVERY
+    ids = []
+    for _ in range(3):
+        msg = await open_challenge(fake, world)
+        ids.append(int(challenge_buttons(msg)["accept"].split(":")[1]))
+    old, recent, still_open = ids
+    store = fake.bot.store
+    await store.update_challenge(old, status="expired", expires_at=time.time() - 2 * 86400)
+    await store.update_challenge(recent, status="declined", expires_at=time.time() - 3600)
+    fake.bot.lobby._purged_at -= PURGE_EVERY  # the last purge (at start) was an hour ago
+    await fake.bot.tables.run_due()
+    await fake.settle()
+    assert await store.get_challenge(old) is None
+    assert (await store.get_challenge(recent))["status"] == "declined"
+    assert (await store.get_challenge(still_open))["status"] == "open"

@@ -970,6 +970,20 @@ class Store:
             "SELECT id FROM challenges WHERE status='starting' AND game_id IS NULL"
             " AND expires_at <= ? ORDER BY expires_at LIMIT ?", (before, limit))]
 
+    async def open_challenges_of(self, host_id: int, now: float) -> tuple[int, int]:
+        """How many open challenges `host_id` has made: (to a named opponent, open tables)."""
+        rows = await self._all("SELECT invited FROM challenges WHERE status='open'"
+                               " AND expires_at > ? AND host_id=?", (now, host_id))
+        tables = sum(1 for (invited,) in rows if not json.loads(invited))
+        return len(rows) - tables, tables
+
+    async def purge_challenges(self, before: float) -> int:
+        """Delete answered, cancelled and expired challenges whose time ended before
+        `before`; how many."""
+        return await self._exec(
+            "DELETE FROM challenges WHERE status IN ('accepted','declined','cancelled',"
+            "'expired') AND expires_at < ?", (before,))
+
     async def open_challenges(self) -> list[dict[str, Any]]:
         rows = await self._all(f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status='open'"
                                " ORDER BY expires_at")
