@@ -62,7 +62,7 @@ async def copy_to_postgres(source: str | Path, target: str,
             raise MigrateError(f"the PostgreSQL database already holds {already} game(s); "
                                "copy into an empty database.")
         async with dst.transaction():
-            conn = dst._conn()
+            conn = dst.current_connection()
             for table, columns in TABLES:
                 cols = [c.strip() for c in columns.split(",")]
                 rows = await src._all(f"SELECT {', '.join(cols)} FROM {table}")
