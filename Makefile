@@ -20,8 +20,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python -m bot
 
+# -rs: every skipped test says why (e.g. no PostgreSQL at TEST_DATABASE_URL).
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -rs $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

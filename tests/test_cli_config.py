@@ -216,3 +216,13 @@ def test_the_bot_takes_read_messages_from_the_settings(tmp_path, monkeypatch):
     with pytest.raises(Stop):
         cli._run_bot()
     assert seen == {"read": True}
+
+
+def test_make_test_says_why_tests_were_skipped():
+    """#27.13: `make test` without a PostgreSQL server said "28 skipped" and nothing more."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "pytest -rs" in recipe or "-rs" in recipe.split("pytest", 1)[1].split("\n")[0]
+    readme = (ROOT / "README.md").read_text()
+    testing = readme.split("## Testing", 1)[1].split("\n## ", 1)[0]
+    assert "TEST_DATABASE_URL" in testing and "CI=true" in testing
