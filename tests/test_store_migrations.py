@@ -21,6 +21,9 @@ def old_database(path, finished: int = 3) -> dict:
     record entry. Holds finished Slide and Slam games, one running game with a deadline, a
     result per player, a card and an open challenge."""
     conn = sqlite3.connect(path, isolation_level=None)
+    # One transaction for the whole fixture: a commit per row made this test wait on the disk
+    # for most of its time (the conversion under test runs on the file as it is left).
+    conn.execute("BEGIN")
     for number in range(OLD_SCHEMA):
         for st in statements(MIGRATIONS[number]):
             conn.execute(st)
@@ -61,6 +64,7 @@ def old_database(path, finished: int = 3) -> dict:
     conn.execute("INSERT INTO challenges (kind, guild_id, channel_id, host_id, invited, joined,"
                  " options, min_players, max_players, expires_at, created_at) VALUES"
                  " ('coinflip', 7, 8, 1, '[]', '[1]', '{}', 2, 4, 5e9, 1)")
+    conn.execute("COMMIT")
     conn.close()
     return made
 
