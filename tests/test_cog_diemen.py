@@ -54,6 +54,12 @@ def arg(cid: str) -> str:
     return parts[4] if len(parts) > 4 else ""
 
 
+def key(cid: str) -> str:
+    """What a component is for: a menu list's group key (`ms`/`mx`/`nw` ids carry it as their
+    arg: `aim`, `bn`, `r`, `o`, `c`), else the component's own tag (`rp`, `mv`, `vt`...)."""
+    return arg(cid) if tag(cid) in ("ms", "mx", "nw") and arg(cid) else tag(cid)
+
+
 def thread_of(fake, row):
     return fake.channels[row.thread_id]
 
@@ -63,12 +69,12 @@ def thread_text(fake, row) -> str:
 
 
 def panel_of(fake, user, want="bn"):
-    return [m for m in fake.dms_to(user) if any(tag(c) == want for c in m.custom_ids)][-1]
+    return [m for m in fake.dms_to(user) if any(key(c) == want for c in m.custom_ids)][-1]
 
 
 async def set_banners(fake, user, spots, message=None):
     panel = message or panel_of(fake, user)
-    cid = next(c for c in panel.custom_ids if tag(c) == "bn")
+    cid = next(c for c in panel.custom_ids if key(c) == "bn")
     return await fake.invoke(fake.select(panel, cid, spots, user=user))
 
 
@@ -107,6 +113,11 @@ async def slash(fake, row, path, user, **options):
                                         channel=thread_of(fake, row), **options))
 
 
+async def play(fake, row, user, move):
+    """A move typed in the notation (`/diemen play`)."""
+    return await slash(fake, row, "play", user, move=move)
+
+
 def ephemeral(new):
     return [r for r in new if r.ephemeral and r.content]
 
@@ -120,13 +131,49 @@ def button(msg, move):
     return next(c for c in msg.custom_ids if tag(c) == "mv" and arg(c) == move)
 
 
+def buttons(msg) -> list[str]:
+    return [arg(c) for c in msg.custom_ids if tag(c) == "mv"]
+
+
 def select_id(msg, want):
-    return next(c for c in msg.custom_ids if tag(c) == want)
+    return next(c for c in msg.custom_ids if key(c) == want)
 
 
 def options_of(msg, want):
-    comp = next(c for c in msg.components() if tag(c.get("custom_id", "")) == want)
+    comp = next(c for c in msg.components() if key(c.get("custom_id", "")) == want)
     return [o["value"] for o in comp["options"]]
+
+
+def labels_of(msg, want):
+    comp = next(c for c in msg.components() if key(c.get("custom_id", "")) == want)
+    return {o["value"]: o["label"] for o in comp["options"]}
+
+
+async def click(fake, row, user, move):
+    """Press the turn message's button for `move`."""
+    msg = await turn_msg(fake, row)
+    return await fake.invoke(fake.click(msg, button(msg, move), user=user))
+
+
+async def choose(fake, row, user, group, values):
+    """Pick `values` in the turn message's list `group` (`r`, `o`, `c`, `aim`, `rp`)."""
+    msg = await turn_msg(fake, row)
+    return await fake.invoke(fake.select(msg, select_id(msg, group), values, user=user))
+
+
+def report_values(msg, rolled, *fell, off=False):
+    """The report menu's values for a roll and what fell (the words, e.g. "Bob's banner on F2")."""
+    labels = labels_of(msg, "rp")
+    picked = [f"v{rolled}"] + (["off"] if off else [])
+    for words in fell:
+        picked.append(next(v for v, text in labels.items() if text == f"Fell: {words}"))
+    return picked
+
+
+async def report(fake, row, user, rolled, *fell, off=False):
+    msg = await turn_msg(fake, row)
+    return await fake.invoke(fake.select(msg, select_id(msg, "rp"),
+                                         report_values(msg, rolled, *fell, off=off), user=user))
 
 
 def last_ephemeral(fake, row, user, containing=""):
@@ -138,6 +185,12 @@ async def press_flick(fake, row, user):
     preview = last_ephemeral(fake, row, user, "Flick!")
     cid = next(c for c in preview.custom_ids if tag(c) == "mv")
     return await fake.invoke(fake.click(preview, cid, user=user))
+
+
+async def shoot(fake, row, user, move):
+    """A simulated shot from the turn message's target list: its chances, then Flick!."""
+    await choose(fake, row, user, "aim", [move])
+    return await press_flick(fake, row, user)
 
 
 # ---- challenge and the command tree --------------------------------------------------------------
@@ -166,7 +219,7 @@ async def test_default_mode_is_physical(fake, world):
 async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, world):
     row = await challenge(fake, world, mode="simulated")
     panel_a = panel_of(fake, world.alice)
-    comp = next(c for c in panel_a.components() if tag(c.get("custom_id", "")) == "bn")
+    comp = next(c for c in panel_a.components() if key(c.get("custom_id", "")) == "bn")
     assert comp["min_values"] == comp["max_values"] == 4
     assert [o["value"] for o in comp["options"]] == list(board.BANNER_SPOTS)
     assert "(Alice)" in panel_a.content and panel_a.files  # own view as a picture
@@ -178,7 +231,7 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
     raced = fake.select(panel_a, comp["custom_id"], ["F2", "F3", "B2", "B3"], user=world.alice)
     await set_banners(fake, world.alice, ["F1", "F3", "B1", "B3"])
     # her panel has nothing left to offer: its select is gone
-    assert not any(tag(c) == "bn" for c in panel_a.custom_ids)
+    assert not any(key(c) == "bn" for c in panel_a.custom_ids)
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "setup" and game.view(None)["sides"][0]["banners"] == []
     assert any("Your banners: F1 F3 B1 B3" in m.content for m in fake.dms_to(world.alice))
@@ -204,7 +257,10 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
     assert pic_now.png == pic_before.png and pic_now.alt == pic_before.alt
     # Bob's panel is still his to use; Alice's raced choice is refused as stale.
     new = await fake.invoke(raced)
-    assert any("earlier moment" in r.content for r in ephemeral(new))
+    [refusal] = ephemeral(new)
+    assert "your banners are set up; waiting for Bob" in refusal.content
+    _, game = await state(fake, row)
+    assert game.view(0)["my_setup"] == ["F1", "F3", "B1", "B3"]
 
     await set_banners(fake, world.bob, B_SPOTS)
     text = thread_text(fake, row)
@@ -229,13 +285,13 @@ async def test_closed_dms_get_the_secret_panel_in_the_thread(fake, world):
     row = await challenge(fake, world)
     assert fake.dms_to(world.bob) == []
     [fallback] = [m for m in fake.messages_in(row.thread_id)
-                  if any(tag(c) == "pn" for c in m.custom_ids)]
-    assert world.bob.mention in fallback.content
+                  if any(tag(c) == "pn" for c in m.custom_ids) and world.bob.mention in m.content
+                  and "secret panel is here" in m.content]
     new = await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.carol))
     assert "not playing in this game" in ephemeral(new)[0].content
     await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.bob))
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
-             if m.audience == world.bob.id and any(tag(c) == "bn" for c in m.custom_ids)]
+             if m.audience == world.bob.id and any(key(c) == "bn" for c in m.custom_ids)]
     assert panel and panel[-1].ephemeral and "(Bob)" in panel[-1].content
     await set_banners(fake, world.bob, B_SPOTS, message=panel[-1])
     _, game = await state(fake, row)
@@ -322,41 +378,32 @@ async def test_vote_with_a_clear_winner_and_a_late_cry(fake, world):
 async def test_physical_flick_report_and_accept(fake, world):
     row = await ready(fake, world, mode="physical")
     msg = await turn_msg(fake, row)
-    assert {"flick 0", "flick 1", "flick 2", "move S1", "move S3"} <= {
-        arg(c) for c in msg.custom_ids if tag(c) == "mv"}
+    assert {"flick 0", "flick 1", "flick 2", "move S1", "move S3"} <= set(buttons(msg))
     assert "flick 3 bonus" not in msg.text()  # never on the game's very first turn
-    new = await slash(fake, row, "flick", world.alice, count=1, called="F2")
-    [reply] = ephemeral(new)
-    assert "Called Shot at F2" in reply.content and "double the roll" in reply.content
+    await play(fake, row, world.alice, "flick 1 called=F2")
     assert "Alice calls the shot: Bob's banner on F2" in thread_text(fake, row)
     _, game = await state(fake, row)
     assert game.view(None)["flick"]["called"] == "P2:F2"   # declared and called: one move
+    # the report menu: what can have fallen, the rival's and her own, in words
+    msg = await turn_msg(fake, row)
+    fell = [text for text in labels_of(msg, "rp").values() if text.startswith("Fell: ")]
+    assert fell[:4] == ["Fell: Bob's banner on F2", "Fell: Bob's banner on F3",
+                        "Fell: Bob's banner on B2", "Fell: Bob's banner on B3"]
+    assert "Fell: your banner on F1" in fell
 
-    # autocomplete of what can have fallen: enemy banners bare, own ones with P1:
-    ac = fake.autocomplete(fake.bot, "diemen report", user=world.alice, focused="hit",
-                           channel=thread_of(fake, row), rolled=4, hit="F")
-    await fake.invoke(ac)
-    values = [c["value"] for c in fake.autocomplete_choices(ac)]
-    assert values == ["F2", "F3", "P1:F1", "P1:F2"]
-    ac = fake.autocomplete(fake.bot, "diemen report", user=world.alice, focused="hit",
-                           channel=thread_of(fake, row), rolled=4, hit="F2,")
-    await fake.invoke(ac)
-    values = [c["value"] for c in fake.autocomplete_choices(ac)]
-    assert values[0] == "F2" and "F2,B2" in values and "F2,F2" not in values
-
-    new = await slash(fake, row, "report", world.alice, rolled=4, hit="F2")
-    [reply] = ephemeral(new)
-    assert "Bob may **Accept** or **Dispute**" in reply.content
+    await report(fake, row, world.alice, 4, "Bob's banner on F2")
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "review"
     assert game.view(None)["sides"][1]["damage"] == 1   # counts only once accepted
     msg = await turn_msg(fake, row)
     assert "reports flick 1 of 1: rolled 4, fell: Bob's banner on F2" in msg.content
+    assert "Bob to accept or dispute Alice's report" in msg.content
     fresh = await fake.bot.store.get_game(row.id)
     assert fresh.deadline - fresh.updated_at == pytest.approx(60, abs=1)
     # only the opponent may answer
     new = await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.alice))
     assert "not your move" in ephemeral(new)[0].content
+    assert "Bob is answering your report" in ephemeral(new)[0].content
     new = await fake.invoke(fake.click(msg, button(msg, "dispute"), user=world.carol))
     assert "not playing" in ephemeral(new)[0].content
     await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
@@ -365,9 +412,7 @@ async def test_physical_flick_report_and_accept(fake, world):
     assert v["sides"][1]["damage"] == 1 + 8 and v["phase"] == "reposition"
     assert "Called Shot hits Bob's banner on F2 (2 x 4): +8 to Bob" in thread_text(fake, row)
     # Reposition: a Done button; then Bob's turn
-    msg = await turn_msg(fake, row)
-    assert msg.custom_ids == [] or button(msg, "done")
-    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.alice))
+    await click(fake, row, world.alice, "done")
     _, game = await state(fake, row)
     assert game.view(None)["active"] == 1 and game.view(None)["phase"] == "move"
     # Bob's knocked F2 lies there until his own Reposition
@@ -376,23 +421,23 @@ async def test_physical_flick_report_and_accept(fake, world):
 
 async def test_dispute_takes_the_flick_back_and_the_reflick_counts_at_once(fake, world):
     row = await ready(fake, world, mode="physical", first=1)
-    await slash(fake, row, "flick", world.bob, count=2)
-    await slash(fake, row, "report", world.bob, rolled=5, hit="F1 B1")
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "dispute"), user=world.alice))
+    await click(fake, row, world.bob, "flick 2")
+    await play(fake, row, world.bob, "result 5 hit=F1,B1")
+    await click(fake, row, world.alice, "dispute")
     text = thread_text(fake, row)
     assert "disputes the report: the flick is taken back" in text
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "flick" and game.view(None)["sides"][0]["damage"] == 1
-    new = await slash(fake, row, "report", world.bob, rolled=2, off=True)
-    assert "applied: a reflick cannot be disputed" in ephemeral(new)[0].content
+    msg = await turn_msg(fake, row)
+    assert "This is the reflick: it cannot be disputed" in msg.content
+    await report(fake, row, world.bob, 2, off=True)
     _, game = await state(fake, row)
     v = game.view(None)
     assert v["phase"] == "flick" and v["flick"]["number"] == 2   # on to the second flick
     assert v["sides"][0]["damage"] == 1 and v["sides"][1]["damage"] == 1
     assert "The reflick cannot be disputed" in thread_text(fake, row)
     # the second flick: knocked own banner and an enemy banner; silence accepts after 60 s
-    await slash(fake, row, "report", world.bob, rolled=3, hit="F1,P2:B2")
+    await report(fake, row, world.bob, 3, "Alice's banner on F1", "your banner on B2")
     fresh = await fake.bot.store.get_game(row.id)
     await fake.bot.tables.expire(row.id, fresh.version)
     await fake.settle()
@@ -400,43 +445,42 @@ async def test_dispute_takes_the_flick_back_and_the_reflick_counts_at_once(fake,
     v = game.view(None)
     assert v["sides"][0]["damage"] == 4 and v["sides"][1]["damage"] == 4
     assert v["phase"] == "reposition" and "Time ran out" in thread_text(fake, row)
-    # Bob's Reposition: his knocked B2 must go back before Done; /diemen place shows open spots
-    new = await slash(fake, row, "place", world.bob)
-    choose = last_ephemeral(fake, row, world.bob, "Choose where")
-    opts = options_of(choose, "ms")
-    assert opts == ["place F1", "place B1", "place B2"]   # no Super Sale after 2 flicks
-    await fake.invoke(fake.select(choose, select_id(choose, "ms"), ["place B2"],
-                                  user=world.bob))
+    # Bob's Reposition: his knocked B2 must go back before Done; the list shows open spots
+    msg = await turn_msg(fake, row)
+    assert [m for m in options_of(msg, "r") if m.startswith("place ")] == [
+        "place F1", "place B1", "place B2"]   # no Super Sale after 2 flicks
+    assert labels_of(msg, "r")["place B2"] == "Knocked banner → B2"
+    assert "done" not in buttons(msg)
+    assert "Put your 1 knocked banner back up first" in msg.content
+    await choose(fake, row, world.bob, "r", ["place B2"])
     _, game = await state(fake, row)
     assert game.view(None)["sides"][1]["spots"]["B2"] == "up"
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.bob))
+    await click(fake, row, world.bob, "done")
     _, game = await state(fake, row)
     assert game.view(None)["active"] == 0
 
 
 async def test_oops_and_report_errors(fake, world):
     row = await ready(fake, world, mode="physical")
-    ac = fake.autocomplete(fake.bot, "diemen oops", user=world.alice, focused="banners",
-                           channel=thread_of(fake, row), banners="")
-    await fake.invoke(ac)
-    assert [c["value"] for c in fake.autocomplete_choices(ac)] == A_SPOTS
-    new = await slash(fake, row, "oops", world.alice, banners="B3")
+    msg = await turn_msg(fake, row)
+    assert options_of(msg, "o") == [f"oops {s}" for s in A_SPOTS]
+    new = await play(fake, row, world.alice, "oops B3")
     assert "No standing banner of yours is on B3" in ephemeral(new)[0].content
-    new = await slash(fake, row, "report", world.alice, rolled=3)
+    new = await play(fake, row, world.alice, "result 3")
     assert "Declare your flicks first" in ephemeral(new)[0].content
-    new = await slash(fake, row, "oops", world.alice, banners="B1")
+    await choose(fake, row, world.alice, "o", ["oops B1"])
     _, game = await state(fake, row)
     assert game.view(None)["sides"][0]["damage"] == 7
     assert "Alice knocked over their own B1 by other means: +6 to Alice" in thread_text(fake, row)
-    await slash(fake, row, "flick", world.alice, count=1)
-    new = await slash(fake, row, "report", world.alice, rolled=3, hit="B1")
+    await click(fake, row, world.alice, "flick 1")
+    new = await play(fake, row, world.alice, "result 3 hit=B1")
     assert "Nothing stands on B1 of Bob's side" in ephemeral(new)[0].content
-    new = await slash(fake, row, "report", world.alice, rolled=3, hit="P2:F2", customers=1)
+    new = await play(fake, row, world.alice, "result 3 hit=P2:F2 customers=1")
     assert "customer" in ephemeral(new)[0].content
-    with pytest.raises(RefusedPayload):
-        fake.slash(fake.bot, "diemen report", user=world.alice, channel=thread_of(fake, row),
-                   rolled=7)
+    new = await play(fake, row, world.alice, "result 7")
+    assert "A die shows 1 to 6" in ephemeral(new)[0].content
+    msg = await turn_msg(fake, row)
+    assert [v for v in options_of(msg, "rp") if v[:1] == "v"] == [f"v{n}" for n in range(1, 7)]
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "flick"   # nothing changed
 
@@ -445,34 +489,32 @@ async def test_oops_and_report_errors(fake, world):
 
 async def test_mode_switch_needs_the_opponents_agreement(fake, world):
     row = await ready(fake, world, mode="physical")
-    new = await slash(fake, row, "mode", world.alice)
+    new = await play(fake, row, world.alice, "mode simulated")
     assert "not possible now (Move step)" in ephemeral(new)[0].content
-    await slash(fake, row, "flick", world.alice, count=2)
-    new = await slash(fake, row, "mode", world.alice)
-    assert "Proposed. Bob may **Agree** or **Refuse**" in ephemeral(new)[0].content
+    await click(fake, row, world.alice, "flick 2")
+    await click(fake, row, world.alice, "mode simulated")
     msg = await turn_msg(fake, row)
+    assert "Bob to agree or refuse: Alice proposes to let the referee roll" in msg.content
     new = await fake.invoke(fake.click(msg, button(msg, "agree"), user=world.alice))
     assert "not your move" in ephemeral(new)[0].content
     await fake.invoke(fake.click(msg, button(msg, "refuse"), user=world.bob))
     _, game = await state(fake, row)
     assert game.view(None)["flick_mode"] == "physical"
-    new = await slash(fake, row, "mode", world.alice)
+    new = await play(fake, row, world.alice, "mode simulated")
     assert "already proposed" in ephemeral(new)[0].content
-    await slash(fake, row, "report", world.alice, rolled=1, off=True)
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
+    assert "mode simulated" not in buttons(await turn_msg(fake, row))
+    await report(fake, row, world.alice, 1, off=True)
+    await click(fake, row, world.bob, "accept")
     # second flick: switch, agreed, then it is simulated: the odds menu appears
-    await slash(fake, row, "mode", world.alice)
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "agree"), user=world.bob))
+    await click(fake, row, world.alice, "mode simulated")
+    await click(fake, row, world.bob, "agree")
     _, game = await state(fake, row)
     assert game.view(None)["flick_mode"] == "simulated"
     msg = await turn_msg(fake, row)
     assert "aim middle" in options_of(msg, "aim")
-    new = await slash(fake, row, "report", world.alice, rolled=3)
+    new = await play(fake, row, world.alice, "result 3")
     assert "This flick is simulated" in ephemeral(new)[0].content
-    await fake.invoke(fake.select(msg, select_id(msg, "aim"), ["aim middle"], user=world.alice))
-    await press_flick(fake, row, world.alice)
+    await shoot(fake, row, world.alice, "aim middle")
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "reposition"
     assert game.view(None)["last_flicks"][-1]["mode"] == "simulated"
@@ -482,14 +524,15 @@ async def test_mode_switch_needs_the_opponents_agreement(fake, world):
 
 async def test_simulated_flick_shows_flick_odds_then_flicks(fake, world, fixed_dice):
     row = await ready(fake, world, mode="simulated")
-    # autocomplete of targets carries the odds
-    ac = fake.autocomplete(fake.bot, "diemen flick", user=world.alice, focused="called",
-                           channel=thread_of(fake, row), count=1, called="")
-    await fake.invoke(ac)
-    assert [c["value"] for c in fake.autocomplete_choices(ac)] == B_SPOTS
-    assert "% to knock it" in fake.autocomplete_choices(ac)[0]["name"]
-    new = await slash(fake, row, "flick", world.alice, count=1, called="F2")
-    [preview] = [r for r in new if r.ephemeral and "Flick!" in str(r.body)]
+    await click(fake, row, world.alice, "flick 1")
+    # the list of targets carries the odds
+    msg = await turn_msg(fake, row)
+    labels = labels_of(msg, "aim")
+    assert [m for m in labels if m.startswith("called ")] == [f"called {s}" for s in B_SPOTS]
+    assert "% to knock it" in labels["called F2"]
+    await choose(fake, row, world.alice, "aim", ["called F2"])
+    preview = last_ephemeral(fake, row, world.alice, "Flick!")
+    assert preview.ephemeral
     # P1's Stand at S2 (x 50, y 20), P2's F2 at (50, 95): 75 units, band A; P2 has neighbours
     # of F2 standing and no customers.
     expected = flick_odds(board.distance(0, "S2", 1, "F2"), called=True, target_standing=True,
@@ -497,8 +540,7 @@ async def test_simulated_flick_shows_flick_odds_then_flicks(fake, world, fixed_d
     assert f"{expected['outcomes']['clean']}% chance to knock F2 alone" in preview.content
     assert "Called Shot at F2" in preview.content
     _, game = await state(fake, row)
-    assert game.view(None)["phase"] == "move"   # nothing declared before the button
-    assert game.flicks == []   # nothing flicked before the button
+    assert game.view(None)["phase"] == "flick" and game.flicks == []  # nothing before Flick!
     await press_flick(fake, row, world.alice)
     _, game = await state(fake, row)
     [flick] = game.view(None)["last_flicks"]
@@ -508,13 +550,11 @@ async def test_simulated_flick_shows_flick_odds_then_flicks(fake, world, fixed_d
 
 async def test_aim_menu_preview_is_for_the_flicker_only(fake, world, fixed_dice):
     row = await ready(fake, world, mode="simulated")
-    new = await slash(fake, row, "flick", world.alice, count=2)
-    [listing] = ephemeral(new)
+    await click(fake, row, world.alice, "flick 2")
     b2 = flick_odds(board.distance(0, "S2", 1, "B2"), customers=False)
-    assert "Your targets" in listing.content
-    assert f"Flick at B2: {b2['outcomes']['clean'] + b2['outcomes']['pair']}% to knock it" \
-        in listing.content
     msg = await turn_msg(fake, row)
+    assert labels_of(msg, "aim")["aim B2"] == (
+        f"Flick at B2: {b2['outcomes']['clean'] + b2['outcomes']['pair']}% to knock it")
     values = options_of(msg, "aim")
     assert values[:4] == [f"called {s}" for s in B_SPOTS]
     assert set(values[4:]) == {f"aim {s}" for s in board.BANNER_SPOTS} | {"aim middle"}
@@ -541,6 +581,7 @@ async def test_aim_menu_preview_is_for_the_flicker_only(fake, world, fixed_dice)
     assert any("earlier moment" in r.content for r in ephemeral(new))
     assert len(game.view(None)["last_flicks"]) == 1
     # the turn message now offers the second flick's targets, under a new version
+    msg = await turn_msg(fake, row)
     assert select_id(msg, "aim") != old_menu
 
 
@@ -549,91 +590,86 @@ async def test_simulated_rule_errors(fake, world, fixed_dice):
     Super Sale Banner, a banner on an occupied spot: refused, ephemeral, the engine's words."""
     row = await ready(fake, world, mode="simulated", b=["F1", "B1", "B2", "B3"])
     alice, bob = world.alice, world.bob
-    new = await slash(fake, row, "flick", alice, count=3)
+    new = await play(fake, row, alice, "flick 3 bonus")
     assert "No Bonus Flick on the game's very first turn" in ephemeral(new)[0].content
-    new = await slash(fake, row, "flick", alice)
-    assert "First declare how many dice" in ephemeral(new)[0].content
-    assert "Bonus Flick" not in ephemeral(new)[0].content   # not on the first turn
-    new = await slash(fake, row, "flick", bob, count=1)
+    msg = await turn_msg(fake, row)
+    assert "declare your flicks: 0, 1 or 2 dice." in msg.content
+    assert "Bonus Flick" not in msg.content   # not on the first turn
+    new = await play(fake, row, bob, "flick 1")
     assert "not your move" in ephemeral(new)[0].content
-    new = await slash(fake, row, "flick", alice, count=1, target="F2", called="F3")
-    assert "give `called` alone" in ephemeral(new)[0].content
-    new = await slash(fake, row, "flick", alice, count=1, called="F3")
-    assert "F3 on Bob's side is not one" in \
-        ephemeral(new)[0].content
+    assert "it is Alice's turn (declaring flicks)" in ephemeral(new)[0].content
+    new = await play(fake, row, alice, "flick 1 aim=F2 called=F3")
+    assert "give `called=` alone" in ephemeral(new)[0].content
+    new = await play(fake, row, alice, "flick 1 called=F3")
+    assert "F3 on Bob's side is not one" in ephemeral(new)[0].content
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "move"   # all or nothing: nothing was declared
     # Alice: 1 flick at the middle, then her F1 up on the Stand as a Super Sale Banner
-    await slash(fake, row, "flick", alice, count=1, target="middle")
-    await press_flick(fake, row, alice)
-    new = await slash(fake, row, "place", alice, banner="F1", to="F2")
+    await click(fake, row, alice, "flick 1")
+    await shoot(fake, row, alice, "aim middle")
+    new = await play(fake, row, alice, "reposition F1 F2")
     assert "F2 is taken: a banner of yours already stands there" in ephemeral(new)[0].content
-    ac = fake.autocomplete(fake.bot, "diemen place", user=alice, focused="to",
-                           channel=thread_of(fake, row), banner="F1", to="")
-    await fake.invoke(ac)
-    assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["F3", "B3", "S2"]
-    await slash(fake, row, "place", alice, banner="F1", to="S2")
+    msg = await turn_msg(fake, row)
+    assert [m for m in options_of(msg, "r") if m.startswith("reposition F1 ")] == [
+        "reposition F1 F3", "reposition F1 B3", "reposition F1 S2"]
+    assert "put up to 2 banners on your Stand as Super Sale Banners" in msg.content
+    await choose(fake, row, alice, "r", ["reposition F1 S2"])
     _, game = await state(fake, row)
     assert game.view(None)["sides"][0]["super_sale"]["up"] == 1
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "done"), user=alice))
+    await click(fake, row, alice, "done")
     # Bob passes
-    await slash(fake, row, "play", bob, move="flick 0")
+    await click(fake, row, bob, "flick 0")
     _, game = await state(fake, row)
     assert game.view(None)["phase"] == "reposition"
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "done"), user=bob))
+    await click(fake, row, bob, "done")
     # Alice's Stand is locked: she started the turn with a Super Sale Banner up
-    ac = fake.autocomplete(fake.bot, "diemen move", user=alice, focused="spot",
-                           channel=thread_of(fake, row), spot="")
-    await fake.invoke(ac)
-    assert fake.autocomplete_choices(ac) == []
-    new = await slash(fake, row, "move", alice, spot="S1")
+    msg = await turn_msg(fake, row)
+    assert not [m for m in buttons(msg) if m.startswith("move ")]
+    assert "Your Stand stays put this turn" in msg.content
+    new = await play(fake, row, alice, "move S1")
     assert ("You started this turn with a Super Sale Banner standing on your Stand, so it "
             "stays at S2 this turn") in ephemeral(new)[0].content
     # three flicks (a Bonus Flick: her F2 stands in front), then a fourth is refused
-    await slash(fake, row, "flick", alice, count=3)
+    await click(fake, row, alice, "flick 3 bonus")
     for _ in range(3):
-        await slash(fake, row, "play", alice, move="aim middle")
+        await play(fake, row, alice, "aim middle")
     _, game = await state(fake, row)
     if game.outcome() is None:   # a self-knock of the Super Sale Banner cannot end it (+6 x3)
         assert game.view(None)["turn_info"]["resolved"] == 3
-        new = await slash(fake, row, "flick", alice)
-        assert "no more flicks" in ephemeral(new)[0].content
-        new = await slash(fake, row, "flick", alice, count=1)
-        assert "You already declared 3 flick(s) this turn" in ephemeral(new)[0].content
-        new = await slash(fake, row, "play", alice, move="aim middle")
+        new = await play(fake, row, alice, "result 1")
+        assert "You declared 3 flicks this turn and all are resolved: no more flicks" \
+            in ephemeral(new)[0].content
+        new = await play(fake, row, alice, "flick 1")
+        assert "You already declared 3 flicks this turn" in ephemeral(new)[0].content
+        new = await play(fake, row, alice, "aim middle")
         assert ephemeral(new)[0].content.startswith("❌")
 
 
 async def test_bonus_flick_needs_a_standing_front_banner(fake, world):
     row = await ready(fake, world, mode="physical", b=["F1", "B1", "B2", "B3"])
-    await slash(fake, row, "flick", world.alice, count=1)
-    await slash(fake, row, "report", world.alice, rolled=2, hit="F1")
+    await click(fake, row, world.alice, "flick 1")
+    await report(fake, row, world.alice, 2, "Bob's banner on F1")
+    await click(fake, row, world.bob, "accept")
+    await click(fake, row, world.alice, "done")
     msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "accept"), user=world.bob))
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.alice))
-    msg = await turn_msg(fake, row)
-    assert "flick 3 bonus" not in [c.split(":", 3)[3] for c in msg.custom_ids
-                                   if tag(c) == "mv"]
-    new = await slash(fake, row, "flick", world.bob, count=3)
+    assert "flick 3 bonus" not in buttons(msg)
+    new = await play(fake, row, world.bob, "flick 3 bonus")
     assert ("A Bonus Flick needs one of your banners standing in your front area (F1-F3)"
             in ephemeral(new)[0].content)
     # Alice has one: on her next turn the button is there
-    await slash(fake, row, "flick", world.bob, count=0)
-    await slash(fake, row, "place", world.bob, banner="knocked", to="F1")
+    await click(fake, row, world.bob, "flick 0")
+    await choose(fake, row, world.bob, "r", ["place F1"])
+    await click(fake, row, world.bob, "done")
     msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "done"), user=world.bob))
-    msg = await turn_msg(fake, row)
-    await fake.invoke(fake.click(msg, button(msg, "flick 3 bonus"), user=world.alice))
+    assert "or 3 as a Bonus Flick" in msg.content
+    await click(fake, row, world.alice, "flick 3 bonus")
     _, game = await state(fake, row)
     assert game.view(None)["turn_info"]["bonus"] is True
 
 
-# ---- a whole game, with commands and buttons only -----------------------------------------------
+# ---- a whole game, with buttons and lists only --------------------------------------------------
 
-async def test_full_simulated_game_through_commands_and_buttons(fake, world, fixed_dice):
+async def test_full_simulated_game_through_buttons_and_lists(fake, world, fixed_dice):
     row = await ready(fake, world, mode="simulated")
     people = users(world)
     turns = set()
@@ -650,23 +686,14 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
         phase = v["phase"]
         turns.add(v["turn"])
         if phase == "move":
-            if v["turn"] % 4 == 1 and any(m.startswith("move ") for m in legal):
-                spot = [m for m in legal if m.startswith("move ")][0].split()[1]
-                await slash(fake, row, "move", user, spot=spot)
-                used.add("move")
-            elif v["turn"] % 3 == 0:
-                # one die, called from the command, confirmed with Flick!
-                rival = v["sides"][1 - seat]
-                targets = [s for s, st in rival["spots"].items() if st == "up"]
-                if targets:
-                    await slash(fake, row, "flick", user, count=1, called=targets[0])
-                else:
-                    await slash(fake, row, "flick", user, count=1, target="middle")
-                await press_flick(fake, row, user)
-                used.add("flick-command")
+            stand = [m for m in buttons(msg) if m.startswith("move ")]
+            if v["turn"] % 4 == 1 and stand:
+                await click(fake, row, user, stand[0])
+                used.add("stand")
             else:
-                n = "flick 3 bonus" if "flick 3 bonus" in legal else "flick 2"
-                await fake.invoke(fake.click(msg, button(msg, n), user=user))
+                n = "flick 3 bonus" if "flick 3 bonus" in legal else (
+                    "flick 1" if v["turn"] % 3 == 0 else "flick 2")
+                await click(fake, row, user, n)
                 used.add("flick-button")
         elif phase == "flick":
             values = options_of(msg, "aim")
@@ -674,30 +701,27 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
             # aim at a standing banner (a Called Shot now and then), else at the middle
             choice = ("aim " + called[0].split()[1] if called else "aim middle") \
                 if v["turn"] % 5 else (called or ["aim middle"])[0]
-            await fake.invoke(fake.select(msg, select_id(msg, "aim"), [choice], user=user))
-            await press_flick(fake, row, user)
-            used.add("aim-menu")
+            await shoot(fake, row, user, choice)
+            used.add("called" if choice.startswith("called ") else "aim-menu")
         elif phase == "reposition":
             ti = v["turn_info"]
             mine = v["sides"][seat]
             standing = [s for s, st in mine["spots"].items() if st == "up"]
-            if "place " in " ".join(legal):
-                await slash(fake, row, "place", user)
-                choose = last_ephemeral(fake, row, user, "Choose where")
-                first = options_of(choose, "ms")[0]
-                await fake.invoke(fake.select(choose, select_id(choose, "ms"), [first],
-                                              user=user))
+            places = [m for m in options_of(msg, "r") if m.startswith("place ")] \
+                if any(m.startswith("place ") for m in legal) else []
+            if places:
+                await choose(fake, row, user, "r", [places[0]])
                 used.add("place-select")
             elif ti["super_sale_allowed"] and mine["super_sale"]["up"] == 0 and standing \
                     and f"reposition {standing[-1]} {mine['stand']}" in legal:
-                await slash(fake, row, "place", user, banner=standing[-1], to=mine["stand"])
+                await choose(fake, row, user, "r", [f"reposition {standing[-1]} {mine['stand']}"])
                 used.add("super-sale")
             else:
-                await fake.invoke(fake.click(msg, button(msg, "done"), user=user))
+                await click(fake, row, user, "done")
         elif phase == "customers":
             move = next(m for m in legal if m.startswith("customer ")) \
                 if v["turn"] % 2 else "end"
-            await fake.invoke(fake.click(msg, button(msg, move), user=user))
+            await click(fake, row, user, move)
             used.add("customers")
         else:
             raise AssertionError(f"unexpected phase {phase}")
@@ -705,7 +729,7 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
     outcome = game.outcome()
     assert outcome is not None and row.status == "finished"
     # (the dice are fixed: this game also puts up a Super Sale Banner and places customers)
-    assert {"flick-command", "flick-button", "aim-menu", "place-select"} <= used
+    assert {"stand", "flick-button", "aim-menu", "called", "place-select"} <= used
     text = thread_text(fake, row)
     assert ("wins" in text or "Draw" in text) and outcome.reason in text
     last = fake.messages_in(row.thread_id)[-1]
@@ -720,7 +744,7 @@ async def test_full_simulated_game_through_commands_and_buttons(fake, world, fix
     assert "Your banners" not in text and "Your planned banners" not in text
 
 
-# ---- generic commands, place menus, the renderer wired defensively ------------------------------
+# ---- generic commands, the Reposition list, the renderer wired defensively ----------------------
 
 async def test_board_panel_and_play_commands(fake, world):
     row = await ready(fake, world, mode="simulated")
@@ -733,56 +757,45 @@ async def test_board_panel_and_play_commands(fake, world):
     ac = fake.autocomplete(fake.bot, "diemen play", user=world.alice, focused="move",
                            channel=thread_of(fake, row), move="flick")
     await fake.invoke(ac)
-    assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["flick 0", "flick 1",
-                                                                   "flick 2"]
-    ac = fake.autocomplete(fake.bot, "diemen move", user=world.alice, focused="spot",
-                           channel=thread_of(fake, row), spot="")
-    await fake.invoke(ac)
-    assert [c["value"] for c in fake.autocomplete_choices(ac)] == ["S1", "S3"]
-    new = await slash(fake, row, "move", world.alice, spot="S2")
+    choices = fake.autocomplete_choices(ac)
+    assert [c["value"] for c in choices] == ["flick 0", "flick 1", "flick 2"]
+    assert choices[1]["name"].startswith("Flick 1 die")   # the engine's words first
+    msg = await turn_msg(fake, row)
+    assert [m for m in buttons(msg) if m.startswith("move ")] == ["move S1", "move S3"]
+    new = await play(fake, row, world.alice, "move S2")
     assert "already at S2" in ephemeral(new)[0].content
-    new = await slash(fake, row, "move", world.alice, spot="F1")
+    new = await play(fake, row, world.alice, "move F1")
     assert "one of your stand spots" in ephemeral(new)[0].content
-    new = await slash(fake, row, "move", world.alice, spot="S3")
-    assert "Move my Stand to S3" in ephemeral(new)[0].content
+    await click(fake, row, world.alice, "move S3")
     assert "moves their Stand from S2 to S3" in thread_text(fake, row)
-    new = await slash(fake, row, "move", world.alice, spot="S1")
+    new = await play(fake, row, world.alice, "move S1")
     assert "already moved your Stand this turn" in ephemeral(new)[0].content
-    new = await slash(fake, row, "place", world.alice, banner="F1", to="F3")
+    new = await play(fake, row, world.alice, "reposition F1 F3")
     assert "Repositioning a banner is not possible now (Move step)" in ephemeral(new)[0].content
-    new = await slash(fake, row, "place", world.alice)
-    assert "Reposition step, after your flicks (now: the Move step)" in ephemeral(new)[0].content
-    new = await slash(fake, row, "play", world.carol, move="flick 1")
+    new = await play(fake, row, world.carol, "flick 1")
     assert "not playing" in ephemeral(new)[0].content
 
 
-async def test_place_menus_in_reposition(fake, world, fixed_dice):
+async def test_reposition_list(fake, world, fixed_dice):
     row = await ready(fake, world, mode="simulated")
-    await slash(fake, row, "flick", world.alice, count=0)
-    ac = fake.autocomplete(fake.bot, "diemen place", user=world.alice, focused="banner",
-                           channel=thread_of(fake, row), banner="")
-    await fake.invoke(ac)
-    assert [c["value"] for c in fake.autocomplete_choices(ac)] == A_SPOTS
-    new = await slash(fake, row, "place", world.alice)          # no banner: every move
-    choose = last_ephemeral(fake, row, world.alice, "Choose where")
+    await click(fake, row, world.alice, "flick 0")
+    msg = await turn_msg(fake, row)
     _, game = await state(fake, row)
-    assert len(options_of(choose, "ms")) == len(game.legal(0)) - 1 and choose.ephemeral
-    await slash(fake, row, "place", world.alice, banner="B2")   # one banner: its spots
-    choose = last_ephemeral(fake, row, world.alice, "Choose where")
-    assert options_of(choose, "ms") == ["reposition B2 F3", "reposition B2 B3"]
-    await fake.invoke(fake.select(choose, select_id(choose, "ms"), ["reposition B2 F3"],
-                                  user=world.alice))
+    assert set(options_of(msg, "r")) == set(game.legal(0)) - {"done"}
+    assert "done" in buttons(msg)
+    assert {"Banner B2 → F3", "Banner B2 → B3"} <= set(labels_of(msg, "r").values())
+    await choose(fake, row, world.alice, "r", ["reposition B2 F3"])
     _, game = await state(fake, row)
     assert game.view(None)["sides"][0]["spots"]["F3"] == "up"
-    new = await slash(fake, row, "place", world.alice, banner="F3", to="B2")
+    msg = await turn_msg(fake, row)
+    assert not [m for m in options_of(msg, "r") if m.startswith("reposition F3 ")]
+    new = await play(fake, row, world.alice, "reposition F3 B2")
     assert "already moved this Reposition" in ephemeral(new)[0].content
-    new = await slash(fake, row, "place", world.alice, banner="F1", to="stand")
+    new = await play(fake, row, world.alice, "reposition F1 S2")
     assert "Super Sale Banners go up only after a turn in which you flicked exactly 1 die" \
         in ephemeral(new)[0].content
-    new = await slash(fake, row, "place", world.alice, banner="knocked", to="B2")
+    new = await play(fake, row, world.alice, "place B2")
     assert "None of your banners is knocked down" in ephemeral(new)[0].content
-    new = await slash(fake, row, "place", world.alice, banner="B3")
-    assert "B3 cannot move now" in ephemeral(new)[0].content
 
 
 async def test_text_only_when_the_renderer_fails(fake, world, monkeypatch):
@@ -816,16 +829,16 @@ async def test_banner_select_works_after_a_restart(fake, world, db_path):
 
 async def test_flick_before_the_game_is_under_way(fake, world):
     row = await challenge(fake, world, mode="simulated")
-    new = await slash(fake, row, "flick", world.alice)
-    assert "after the banner set-up and the Stand Cry vote" in ephemeral(new)[0].content
-    new = await slash(fake, row, "flick", world.alice, count=1)
-    assert "(now: the secret banner set-up)" in ephemeral(new)[0].content
-    new = await slash(fake, row, "report", world.alice, rolled=3)
+    new = await play(fake, row, world.alice, "flick 1")
+    assert "Declaring flicks is not possible now (banner set-up)" in ephemeral(new)[0].content
+    new = await play(fake, row, world.alice, "result 3")
     assert "not possible now (banner set-up)" in ephemeral(new)[0].content
     await set_banners(fake, world.alice, A_SPOTS)
+    new = await play(fake, row, world.alice, "flick 1")
+    assert "your banners are set up; waiting for Bob" in ephemeral(new)[0].content
     await set_banners(fake, world.bob, B_SPOTS)
-    new = await slash(fake, row, "flick", world.bob, count=1)
-    assert "still voting on the Stand Cries" in ephemeral(new)[0].content
+    new = await play(fake, row, world.bob, "flick 1")
+    assert "the crowd is voting" in ephemeral(new)[0].content
 
 
 # ---- every legal move has a component (issue #13) -----------------------------------------------

@@ -19,6 +19,11 @@ SETUP_TIMEOUT = "banners F2 B1 B2 B3"  # Referee ruling (ours): what an idle Die
 MODES = ("physical", "simulated")
 
 
+def plural(n: int, word: str) -> str:
+    """"1 flick", "2 flicks"."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def new_flick() -> dict[str, Any]:
     """The bookkeeping of one flick: its mode override (after an agreed switch), the Called
     Shot, the simulated target, the physical report being built or reviewed, the dispute, and
@@ -81,29 +86,16 @@ class DieMenBase(Game):
         floor = rules.standing_floor(s)
         bits.append("standing banners " + (", ".join(floor) if floor else "none"))
         if rules.super_sale_up(s):
-            bits.append(f"{rules.super_sale_up(s)} Super Sale Banner(s) on the Stand at "
-                        f"{s['stand']}")
+            bits.append(f"{plural(rules.super_sale_up(s), 'Super Sale Banner')} on the Stand "
+                        f"at {s['stand']}")
         if s["customers"]:
             bits.append("customers " + ", ".join(sorted(s["customers"])))
         return f"{self.name(seat)} has " + "; ".join(bits)
 
     def _now(self, player: int) -> str:
-        """'Now you may: ...' from the legal moves, grouped by verb (own information only)."""
-        moves = self._legal(player) if player in self._actors() else []
-        groups: dict[str, list[str]] = {}
-        for m in moves:
-            verb, _, rest = m.partition(" ")
-            groups.setdefault(verb, [])
-            if rest:
-                groups[verb].append(rest)
-        parts = []
-        for verb, rests in groups.items():
-            if not rests:
-                parts.append(f"`{verb}`")
-            else:
-                shown = ", ".join(rests[:8]) + (", ..." if len(rests) > 8 else "")
-                parts.append(f"`{verb}` {shown}")
-        return ("Now you may: " + "; ".join(parts) + ".") if parts else ""
+        """'Now you may: ...' in words, from the seat's menu groups (own information only)."""
+        from .menu import may
+        return may(self, player)
 
     def _refuse(self, player: int, why: str) -> IllegalMoveError:
         now = self._now(player)

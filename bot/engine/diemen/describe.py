@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import MoveText, RuleError
 from . import board, notation, rules
+from .base import plural
 from .odds import odds_words, target_chance
 
 if TYPE_CHECKING:
@@ -175,7 +176,8 @@ def _describe(g: "DieMen", move: str, seat: int) -> MoveText:
     if verb == "end":
         left = g.t["attract"] if g.t else 0
         return MoveText("Let the rest go (end my turn)",
-                        f"{left} customer(s) go back to the supply")
+                        f"{plural(left, 'customer')} go" + ("es" if left == 1 else "")
+                        + " back to the supply")
     return MoveText(_fit(move), "")
 
 
@@ -200,7 +202,8 @@ def _reposition(g: "DieMen", verb: str, args: list[str], seat: int) -> MoveText:
                         f"puts a knocked banner of yours back up on {dest}")
     if verb == "supersale":
         if notation.is_number(args[0]):
-            return MoveText(f"Put {args[0]} knocked banner(s) up on my Stand", stand_words)
+            return MoveText(f"Put {plural(int(args[0]), 'knocked banner')} up on my Stand",
+                            stand_words)
         src = board.parse_spot(args[0])[1]
         return MoveText(_fit(f"Banner {src} → my Stand (Super Sale)"), stand_words)
     src, dest = _where(g, seat, args[0]), _where(g, seat, args[1])

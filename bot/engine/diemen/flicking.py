@@ -9,7 +9,7 @@ from typing import Any
 from ..core import (AmbiguousMoveError, Chance, Draw, Ending, Event, InvalidMoveError, die,
                     faces)
 from . import board, notation, rules
-from .base import LAST_FLICKS_KEPT, MODES, RESPONSE_SECONDS, DieMenBase, new_flick
+from .base import LAST_FLICKS_KEPT, MODES, RESPONSE_SECONDS, DieMenBase, new_flick, plural
 from .odds import OUTCOME_NAMES, OUTCOMES, flick_odds, odds_words
 
 
@@ -238,7 +238,8 @@ class Flicking(DieMenBase):
             have = rules.banner_items(me)
             readings = sorted({tuple(sorted(c)) for c in combinations(have, n)})
             if n == 0 or not readings:
-                raise self._refuse(p, f"You do not have {n} standing banner(s) to knock over.")
+                raise self._refuse(p, f"You do not have {plural(n, 'standing banner')} to knock "
+                                      "over.")
             if len(readings) > 1:
                 raise AmbiguousMoveError(
                     f"`{verb} {n}` could mean "
@@ -420,7 +421,7 @@ class Flicking(DieMenBase):
         rep = notation.report(args)
         t = self.t
         if self.phase in ("reposition", "customers") and t["declared"] is not None:
-            raise self._refuse(p, f"You declared {t['declared']} flick(s) this turn and all "
+            raise self._refuse(p, f"You declared {plural(t['declared'], 'flick')} this turn and all "
                                   "are resolved: no more flicks.")
         if self.phase == "move":
             raise self._refuse(p, "Declare your flicks first.")
@@ -455,7 +456,7 @@ class Flicking(DieMenBase):
         cands = [board.label(s, c) for s in (1 - p, p) for c in board.CUSTOMER_SPOTS
                  if c in self.side(s)["customers"] and board.label(s, c) not in named]
         if n > len(cands):
-            raise self._refuse(p, f"Only {len(cands)} more customer(s) stand on the floor, "
+            raise self._refuse(p, f"Only {plural(len(cands), 'more customer')} on the floor, "
                                   f"not {n}.")
         if n < len(cands):
             raise AmbiguousMoveError(

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import CHANCE, Chance, Ending, Event, InvalidMoveError, MoveText, Option, faces
-from . import board, describe as describe_mod, notation, rules, view as view_mod
-from .base import MODES, RESPONSE_SECONDS, ROUND_LIMIT, SETUP_TIMEOUT, new_flick
+from ..menu import MenuGroup
+from . import board, describe as describe_mod, menu as menu_mod, notation, prompt, rules
+from . import view as view_mod
+from .base import MODES, RESPONSE_SECONDS, ROUND_LIMIT, SETUP_TIMEOUT, new_flick, plural
 from .flicking import Flicking
 from .reposition import Reposition
 
@@ -125,7 +127,7 @@ class DieMen(Flicking, Reposition):
             raise InvalidMoveError(
                 f"{parts[0]!r} is not a Die-Man move. Moves: "
                 + ", ".join(f"`{v}`" for v in notation.VERBS)
-                + " (see /games rules diemen).")
+                + " (see `/games rules game:diemen`).")
         return handler(actor, args)
 
     # set-up ------------------------------------------------------------------------------------
@@ -237,7 +239,7 @@ class DieMen(Flicking, Reposition):
         if self.phase != "move":
             if self.t and self.t["declared"] is not None:
                 raise self._refuse(
-                    p, f"You already declared {self.t['declared']} flick(s) this turn.")
+                    p, f"You already declared {plural(self.t['declared'], 'flick')} this turn.")
             self._phase_is(p, ("move",), "Declaring flicks")
         if n > 3:
             raise self._refuse(p, f"You cannot flick {n} dice: 2 at most, or 3 as a Bonus Flick.")
@@ -250,7 +252,7 @@ class DieMen(Flicking, Reposition):
         t = self.t
         t["declared"] = n
         t["bonus"] = n == 3
-        text = (f"{self._who(p)} declares {n} flick(s)" + (" (Bonus Flick)" if n == 3 else "")
+        text = (f"{self._who(p)} declares {plural(n, 'flick')}" + (" (Bonus Flick)" if n == 3 else "")
                 + ".")
         if n == 0:
             if decl["aim"] or decl["called"]:
@@ -310,6 +312,18 @@ class DieMen(Flicking, Reposition):
 
     def _describe(self, move: str, seat: int) -> MoveText:
         return describe_mod.describe(self, move, seat)
+
+    def _menu(self, seat: int) -> list[MenuGroup]:
+        return menu_mod.groups(self, seat)
+
+    def _status(self) -> str:
+        return prompt.status(self)
+
+    def _todo(self, seat: int) -> str:
+        return prompt.todo(self, seat)
+
+    def _waiting(self, seat: int) -> str:
+        return prompt.waiting(self, seat)
 
     def view(self, player: int | None) -> dict[str, Any]:
         return view_mod.build(self, player)

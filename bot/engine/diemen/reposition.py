@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core import Event, InvalidMoveError
 from . import board, notation, rules
-from .base import DieMenBase
+from .base import DieMenBase, plural
 
 
 class Reposition(DieMenBase):
@@ -146,7 +146,7 @@ class Reposition(DieMenBase):
         if args:
             raise InvalidMoveError("Write just `done`.")
         if rules.knocked(self.side(p)):
-            raise self._refuse(p, f"Place your {rules.knocked(self.side(p))} knocked banner(s) "
+            raise self._refuse(p, f"Place your {plural(rules.knocked(self.side(p)), 'knocked banner')} "
                                   "back first.")
         me = self.side(p)
         t = self.t
@@ -159,7 +159,7 @@ class Reposition(DieMenBase):
                 t["attract"] = attract
                 self.phase = "customers"
                 events.append(Event(
-                    f"The Super Sale draws {attract} customer(s): {self._who(p)} places them "
+                    f"The Super Sale draws {plural(attract, 'customer')}: {self._who(p)} places them "
                     "on their customer spots (or lets them go).", "customers_attracted",
                     data={"seat": p, "count": attract}))
                 return events
@@ -192,5 +192,5 @@ class Reposition(DieMenBase):
             raise InvalidMoveError("Write just `end`.")
         left = self.t["attract"]
         self.t["attract"] = 0
-        return [Event(f"{self._who(p)} lets {left} customer(s) go.", "customers_declined",
+        return [Event(f"{self._who(p)} lets {plural(left, 'customer')} go.", "customers_declined",
                       data={"seat": p, "count": left})] + self._end_turn()

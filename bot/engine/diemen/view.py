@@ -49,7 +49,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import board, rules
-from .base import ROUND_LIMIT
+from .base import ROUND_LIMIT, plural
 
 if TYPE_CHECKING:
     from .game import DieMen
@@ -195,7 +195,7 @@ def _side_lines(v: dict[str, Any], seat: int) -> list[str]:
     ss = s["super_sale"]
     head = f"{s['name']}: Property Damage {s['damage']}; Stand at {s['stand']}"
     if ss["up"] or ss["down"]:
-        head += f" with {ss['up']} Super Sale Banner(s) up" + (
+        head += f" with {plural(ss['up'], 'Super Sale Banner')} up" + (
             f", {ss['down']} knocked off" if ss["down"] else "")
     head += "; customers " + (", ".join(s["customers"]) if s["customers"] else "none")
     if not s["banners"]:
