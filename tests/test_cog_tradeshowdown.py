@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections import Counter
 
 from PIL import Image
@@ -15,6 +16,7 @@ from bot.engine.tradeshowdown import TradeShowdown
 
 EPHEMERAL = 64
 KIND = "tradeshowdown"
+SEAT_CODE_RE = re.compile(r"@[1-9]\b|\b[Pp]layer [1-9]\b|\bP[1-9]\b")
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -709,3 +711,147 @@ async def test_another_players_choice_never_touches_my_panel(fake, world, monkey
     assert len(fake.dms_to(world.alice)) == dms and len(touches(panel.id)) == before
     await fake.invoke(fake.click(panel, button(panel, move="target @3"), user=world.alice))
     assert "Your target: Carol." in panel_of(fake, world.alice).content
+
+
+# --- issue #22: what a full play-through found ------------------------------------------------
+
+def ephemeral_panels(fake, row, user):
+    """The user's ephemeral panels in the game's thread, newest last."""
+    return [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+            if m.ephemeral and f"— {user.name.title()}, fighting with" in m.content]
+
+
+async def open_panel(fake, row, user):
+    """Bob's way with closed DMs: the thread's 🔒 Open my secret panel button (on the newest
+    message that has it), answered with an ephemeral panel."""
+    msg = next(m for m in reversed(fake.messages_in(row.thread_id))
+               if f"g:{row.id}:-:pn" in m.custom_ids)
+    new = await fake.invoke(fake.click(msg, f"g:{row.id}:-:pn", user=user))
+    assert "went wrong" not in ephemeral_texts(new), ephemeral_texts(new)
+    return ephemeral_panels(fake, row, user)[-1]
+
+
+def rows_of(msg) -> list[list[dict]]:
+    return [c["components"] for c in msg.payload.get("components", []) if c.get("type") == 1]
+
+
+async def test_the_panel_opened_mid_attack_holds_many_slash_choices(fake, world, monkeypatch):
+    """Issue #22 item 1: the attacker (DMs closed) opens their panel while slashing, with more
+    than 4 digits to choose from, by `/tradeshowdown panel` and by the 🔒 button: the panel
+    comes (no "Something went wrong"), its list and the Type a move button in rows of their
+    own, and a pick from it slashes."""
+    script_rolls(monkeypatch, [9, 9, 1, 2])  # Alice d10 d10 -> 9 9 (a pair of 9s); Bob 1 2
+    fake.close_dms(world.alice)
+    row = await start_two(fake, world, tag_team=False, combos=False, intimidate=False)
+    thread = fake.channels[row.thread_id]
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice, channel=thread,
+                                 d10=2))
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread, d4=2))
+    row, g = await game(fake, row.id)
+    assert g.view(None)["pending"]["stage"] == "slash" and len(g.legal(0)) > 4
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} panel", user=world.alice,
+                                       channel=thread))
+    assert "went wrong" not in ephemeral_texts(new), ephemeral_texts(new)
+    by_command = ephemeral_panels(fake, row, world.alice)[-1]
+    by_button = await open_panel(fake, row, world.alice)
+    for panel in (by_command, by_button):
+        rows = rows_of(panel)
+        [select_row] = [r for r in rows if r[0]["type"] == 3]
+        assert len(select_row) == 1 and len(select_row[0]["options"]) > 4
+        assert any(c.get("label") == "Type a move" for r in rows for c in r if r != select_row)
+        assert all(len(r) <= 5 for r in rows) and len(rows) <= 5
+        assert "Alice slashes Bob's" not in panel.content  # the panel says what to do, to Alice
+        assert "Pick a digit to slash" in panel.content
+    sel = component(by_button, "ms")
+    await fake.invoke(fake.select(by_button, sel["custom_id"], [sel["options"][0]["value"]],
+                                  user=world.alice))
+    row, g = await game(fake, row.id)
+    assert g.view(None)["fighters"][1]["slashes_taken"] == 1
+
+
+async def test_number_cruncher_counts_its_slashes_in_words(fake, world, monkeypatch):
+    """Issue #22 item 13: "2 slash(es)" reads as "2 slashes" (and "1 slash")."""
+    await save(fake, world.alice, 1, "Zip Fighter", "678901", "12345")
+    await save(fake, world.bob, 1, "Triple Threes", "333444", "99999")
+    script_rolls(monkeypatch, [5, 1, 2, 3, 4, 3, 3])
+    row = await start_two(fake, world, tag_team=False, fair_length=6, round_limit=2)
+    thread = fake.channels[row.thread_id]
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.alice, channel=thread,
+                                 d8=1, d10=4))
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.bob, channel=thread, d4=2))
+    for v in (1, 2, 3, 4, 5):
+        a = panel_of(fake, world.alice)
+        await fake.invoke(fake.click(a, button(a, move=f"combo {v}"), user=world.alice))
+    for user in (world.alice, world.bob):
+        p = panel_of(fake, user)
+        await fake.invoke(fake.click(p, button(p, move="done"), user=user))
+    for _ in range(3):  # Bob's pair of 3s strikes first
+        msg = turn_message(fake, row)
+        if any(x.startswith("Number Cruncher") for x in labels(msg)):
+            break
+        await fake.invoke(fake.click(msg, button(msg, label="Best first"), user=world.bob))
+    await fake.invoke(fake.click(msg, button(msg, label="Number Cruncher"), user=world.alice))
+    text = thread_text(fake, row)
+    assert "fires Number Cruncher (zip 12345): 6 slashes on Triple Threes" in text
+    assert "(es)" not in text and "(s)" not in text
+
+
+async def test_a_four_player_fight_by_clicks_alone(fake, world, monkeypatch):
+    """Issue #22: a 4-player table, one of them with closed DMs, played to its end through
+    components only (panels in DMs or the 🔒 ephemeral panel, the turn message's lists and
+    buttons); every legal move of the one who must act is on what they look at."""
+    from conftest import break_renderer
+    break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    script_rolls(monkeypatch, [])
+    dave = world.guild.add_member(fake.add_user("dave"))
+    fake.close_dms(dave)
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
+                                 channel=world.games, round_limit=3))
+    msg = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    ids = challenge_buttons(msg)
+    for user in (world.bob, world.carol, dave):
+        await fake.invoke(fake.click(msg, ids["join"], user=user))
+    await fake.invoke(fake.click(msg, ids["start"], user=world.alice))
+    [row] = await fake.bot.store.active_games()
+    users = [world.alice, world.bob, world.carol, dave]
+    assert row.players == [u.id for u in users]
+    seen: set[str] = set()
+    for _ in range(600):
+        row, g = await game(fake, row.id)
+        if row.status != "active":
+            break
+        seat = next(a for a in g.actors() if a != "chance")
+        if g.is_secret(seat):
+            user = users[seat]
+            msg = (await open_panel(fake, row, user)) if user is dave else panel_of(fake, user)
+            moves, dice = offered(msg)
+            for move in g.legal(seat):
+                assert reachable(move, g, seat, moves, dice), (g.phase, move)
+            if user is dave:
+                await act_in_panel(fake, g, seat, user, msg)
+                continue
+        await act_once(fake, row, g, users, seen)
+    assert row.status == "finished"
+    text = thread_text(fake, row)
+    assert "Dave" in text and not SEAT_CODE_RE.search(text.replace("`", ""))
+    # Issue #22 item 10: words, not notation, in what the players read.
+    read = [m.text() for m in fake.messages_in(row.thread_id, include_ephemeral=True)]
+    read += [m.text() for u in users for m in fake.dms_to(u)]
+    inline = [m for t in read for m in re.findall(r"`[^`\n]+`", re.sub(r"```.*?```", "", t,
+                                                                    flags=re.S))]
+    assert not [m for m in inline if not m.startswith("`/")], inline[:5]
+
+
+async def act_in_panel(fake, g, seat, user, panel):
+    """One secret step in an ephemeral panel: a target, then all the dice; in the window, done."""
+    if g.phase == "choose":
+        own = g.view(seat)["fighters"][seat]
+        if g.need_target() and own["target"] is None:
+            target = next(c for c in panel.custom_ids if arg_of(c).startswith("target @"))
+            await fake.invoke(fake.click(panel, target, user=user))
+            return
+        dice = component(panel, "dice")
+        await fake.invoke(fake.select(panel, dice["custom_id"],
+                                      [o["value"] for o in dice["options"]], user=user))
+        return
+    await fake.invoke(fake.click(panel, button(panel, move="done"), user=user))

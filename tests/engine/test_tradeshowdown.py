@@ -609,7 +609,7 @@ def test_number_cruncher():
     g = combo_game("1234512345")
     assert "hold" in g.legal(0) and "special number-cruncher" in g.legal(0)
     ev = g.apply(0, "special number-cruncher")
-    assert "fires Number Cruncher (zip 12345): 10 slash(es)" in texts(ev)
+    assert "fires Number Cruncher (zip 12345): 10 slashes" in texts(ev)
     assert slashes(g, 1) == [1] * 10
     assert g.seats[0]["combo"] == [] and g.available(0) == g.supply  # dice return
     assert g.round == 2

@@ -453,7 +453,7 @@ class TradeShowdown(Game):
 
     def _plan_text(self, s: int) -> str:
         from .describe import plan_text
-        return plan_text(self, s) + " Press Done (`done`) when ready."
+        return plan_text(self, s) + " Press Done when ready."
 
     def _reveal(self) -> list[Event]:
         """The window closes: every player's choices happen together, then the attacks."""
@@ -744,7 +744,7 @@ class TradeShowdown(Game):
                    if d in zipcode and n < X]
             for i in hit:
                 card["slashes"][i] += 1
-            text = (f"{self.name(s)} fires {title} (zip {mine['zip']}): {len(hit)} slash(es) on "
+            text = (f"{self.name(s)} fires {title} (zip {mine['zip']}): {_plural(len(hit), 'slash')} on "
                     f"{card['name']} — {mark(card)}.")
             data = {"positions": hit}
         elif name == "snapping-pencil":
