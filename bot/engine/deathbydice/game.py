@@ -28,6 +28,7 @@ from typing import Any
 
 from ..core import (CHANCE, AmbiguousMoveError, Chance, Draw, Ending, Event, Game,
                     IllegalMoveError, MoveText, Option, OptionError, die, join_names)
+from ..menu import MenuGroup
 from . import board as B
 from . import notation as N
 from .attack import AttackSequence
@@ -35,6 +36,7 @@ from .data import (ABILITIES, ABILITY_NAMES, CHARACTER_TABLE, COLOURS, MAX_COMBA
                    ROSTER_NAMES, SPECIAL_TABLE, TURNS_EACH, find_character)
 from .setup_phase import SecretSetup
 from .specials import Specials
+from . import menu as M
 from .describe import describe_move
 from .view import board_text, build_view
 
@@ -64,9 +66,9 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
                "first, then 2-3 Minions); empty = the roster in order: "
                + ", ".join(ROSTER_NAMES)),
         Option("best_of", 3, "3: best 2 of 3 combats (draws replayed, at most 5); "
-               "1: a single combat", 1, 3),
-        Option("mode", "duel", "duel: every character for itself (2-6 players); "
-               "boss: Bosses & Minions (2-4 players, seat 1 runs the Boss)",
+               "1: a single combat", 1, 3, choices=(1, 3)),
+        Option("mode", "duel", "duel: each for themselves (2-6 players); boss: the host's "
+               "Boss against Minions (2-4)",
                choices=("duel", "boss")),
     )
 
@@ -124,6 +126,19 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
                 raise OptionError(f"{name!r} is not a Death by Dice character. " + ROSTER_TEXT)
             canonical.append(character.name)
         options["characters"] = ",".join(canonical)
+
+    @classmethod
+    def character_seats(cls, mode: str, players: int) -> list[int]:
+        """The seat that runs each character, in the order `characters` names them, when the
+        table names no characters itself: one each in a duel; in Bosses & Minions the Boss
+        (seat 1) then the Minions (two players: seat 2 runs all three's two Minions)."""
+        if mode != "boss":
+            return list(range(players))
+        if not 2 <= players <= 4:
+            raise OptionError(f"Bosses & Minions is for 2 to 4 players (the Boss, then one "
+                              f"player for all Minions or one per Minion); {players} joined. "
+                              "Someone should leave, or open a duel table.")
+        return [0, 1, 1] if players == 2 else list(range(players))
 
     def _character_names(self) -> list[str]:
         raw = self.options["characters"]
@@ -488,6 +503,19 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
 
     def view(self, player: int | None) -> dict[str, Any]:
         return build_view(self, player)
+
+    # --- what a seat can do, in words (menu.py) ----------------------------------------------
+    def _menu(self, seat: int) -> list[MenuGroup]:
+        return M.menu_groups(self, seat)
+
+    def _status(self) -> str:
+        return M.status(self)
+
+    def _todo(self, seat: int) -> str:
+        return M.todo(self, seat)
+
+    def _waiting(self, seat: int) -> str:
+        return M.waiting(self, seat)
 
     def text(self, player: int | None = None) -> str:
         return board_text(self.view(player))

@@ -10,7 +10,6 @@ from typing import Any
 
 from ..core import AmbiguousMoveError, Event
 from . import board as B
-from . import notation as N
 
 
 class SecretSetup:
@@ -53,7 +52,7 @@ class SecretSetup:
                     f"you placed {', '.join(map(str, placed))}. Each die keeps its size and "
                     "its rolled value.")
         f["arranged"] = {a: values[a] for a in B.boxes(f)}
-        text = N.fmt_setup(None, f["arranged"])[len("setup "):]
+        text = ", ".join(f"{a} {v}" for a, v in f["arranged"].items())
         events = [Event(f"{self.label(fi)} is set up (secret until everyone is).",
                         "setup_done", data={"fighter": f["id"]}),
                   Event(f"Your set-up for {self.label(fi)}: {text} "
@@ -64,8 +63,8 @@ class SecretSetup:
         return events
 
     def setup_rolled(self, values: list[int]) -> list[Event]:
-        events = [Event("The set-up dice are rolled in secret: place your values on your "
-                        "board (`setup STR=5 AGI=2 ...`).", "setup_roll",
+        events = [Event("The set-up dice are rolled in secret: each player places their "
+                        "values on their board in their secret panel.", "setup_roll",
                         data={"combat": self.combat})]
         i = 0
         for fi, f in enumerate(self.fighters):

@@ -223,7 +223,7 @@ def board_text(v: dict[str, Any]) -> str:
             rolled = ", ".join(f"d{r['die']} {r['value']}" for r in s["rolled"])
             placed = ""
             if s["arranged"]:
-                placed = " — placed " + " ".join(f"{a}={v}" for a, v in s["arranged"].items())
+                placed = " — placed " + ", ".join(f"{a} {v}" for a, v in s["arranged"].items())
             lines.append(f"Your roll for {labels.get(s['fighter'], s['character'])}: "
                          f"{rolled}{placed}")
     if v["attack"]:
