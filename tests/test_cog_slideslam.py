@@ -220,9 +220,10 @@ async def test_challenge_refuses_bad_options(fake, world):
     err = error(new)
     assert "six numbers from 1 to 6" in err.content and "6,5,4,3,2,1" in err.content
     assert fake.messages_in(world.games) == []
-    with pytest.raises(RefusedPayload):      # odd rows are not even offered
-        fake.slash(fake.bot, "slideslam challenge", user=world.alice, channel=world.games,
-                   opponent=world.bob, rows=7)
+    # the options come from the engine's own table (bot/options.py): odd rows are refused
+    new = await fake.invoke(fake.slash(fake.bot, "slideslam challenge", user=world.alice,
+                                       channel=world.games, opponent=world.bob, rows=7))
+    assert "must be even" in error(new).content
     with pytest.raises(RefusedPayload):
         fake.slash(fake.bot, "slideslam challenge", user=world.alice, channel=world.games,
                    opponent=world.bob, columns=12)
@@ -246,18 +247,19 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     assert "(Alice, white dice)" in panel.content and "rows 1–4" in panel.content
     [pic] = panel.files
     assert_png(pic) and "Your placement" in pic.description
-    # the value select, then the square select for that value
+    # the die select (the engine's menu names the die of each place move), then its square
     [value_select] = components(panel, "pv")
-    assert [o["value"] for o in value_select["options"]] == ["6", "5", "4", "3", "2", "1"]
-    await fake.invoke(fake.select(panel, value_select["custom_id"], ["4"], user=world.alice))
+    assert [o["label"] for o in value_select["options"]] == [
+        f"Die {k} (health {v})" for k, v in zip("ABCDEF", (6, 5, 4, 3, 2, 1))]
+    await fake.invoke(fake.select(panel, value_select["custom_id"], ["2"], user=world.alice))
     panel = panel_of(fake, world.alice)
-    assert "Now placing **die C (health 4)**" in panel.content
+    assert "Now placing **Die C (health 4)**" in panel.content
     [squares] = [c for c in components(panel, "ms") if c["custom_id"].endswith(":q0")]
     assert len(squares["options"]) == 24 and squares["options"][0]["value"] == "place a1=4"
     await fake.invoke(fake.select(panel, squares["custom_id"], ["place c4=4"], user=world.alice))
     panel = panel_of(fake, world.alice)
     assert "C (4) on c4" in panel.content
-    assert "Now placing **die A (health 6)**" in panel.content  # back to the highest left
+    assert "Now placing **Die A (health 6)**" in panel.content  # back to the highest left
     # the take-back select offers it, in the engine's words
     [back] = components(panel, "ms")[-1:]
     assert [(o["value"], o["label"]) for o in back["options"]] == [
@@ -269,7 +271,8 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     for sq, v in (("a1", 6), ("b1", 5), ("c4", 4), ("d1", 3), ("e1", 2), ("f2", 1)):
         [vs] = components(panel, "pv") or [None]
         if vs is not None:
-            await fake.invoke(fake.select(panel, vs["custom_id"], [str(v)], user=world.alice))
+            [pick] = [o["value"] for o in vs["options"] if f"(health {v})" in o["label"]]
+            await fake.invoke(fake.select(panel, vs["custom_id"], [pick], user=world.alice))
             panel = panel_of(fake, world.alice)
         await fake.invoke(choose(fake, panel, f"place {sq}={v}", world.alice))
         panel = panel_of(fake, world.alice)
@@ -390,7 +393,7 @@ async def test_arguments_and_the_crowd_vote(fake, world):
     assert "Bob goes first." in closed.content
     assert closed.custom_ids == []
     turn = await turn_message(fake, row)
-    assert any(tag_of(c) == "sd" for c in turn.custom_ids)   # Bob's slide picker
+    assert any(tag_of(c) == "nw" for c in turn.custom_ids)   # Bob's slide: the die first
     new = await slash(fake, row, "slideslam argue", world.bob, text="Too late")
     assert "already decided" in error(new).content
 
@@ -414,30 +417,32 @@ async def test_turn_by_buttons_die_picker_then_slam_select(fake, world):
     turn = await turn_message(fake, row)
     assert "Turn 1: Alice to play." in turn.content and world.alice.mention in turn.content
     assert_png(turn.files[0])
-    [picker] = components(turn, "sd")
-    labels = {o["value"]: o["label"] for o in picker["options"]}
-    assert labels["c4"].startswith("C (4) on c4") and set(labels) == {
-        "a1", "b1", "c4", "d1", "e1", "f1"}
+    [picker] = components(turn, "nw")
+    labels = [o["label"] for o in picker["options"]]
+    assert [label.split(" — ")[0] for label in labels] == [
+        "A (6) on a1", "B (5) on b1", "C (4) on c4", "D (3) on d1", "E (2) on e1", "F (1) on f1"]
+    c4 = str(labels.index(next(label for label in labels if label.startswith("C (4) on c4"))))
     # Bob (not his turn) and Carol (not a player) are refused, politely and privately
-    new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.bob))
+    new = await fake.invoke(fake.select(turn, picker["custom_id"], [c4], user=world.bob))
     assert "It is not your turn: Alice is to slide" in error(new).content
-    new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.carol))
+    new = await fake.invoke(fake.select(turn, picker["custom_id"], [c4], user=world.carol))
     assert "You are not playing" in error(new).content
     # Alice picks C: the reachable squares come back to her alone
-    new = await fake.invoke(fake.select(turn, picker["custom_id"], ["c4"], user=world.alice))
-    assert "Slide **C (4)** from c4" in error(new).content
-    dests = last_ephemeral(fake, row, world.alice, "Slide **C (4)**")
+    new = await fake.invoke(fake.select(turn, picker["custom_id"], [c4], user=world.alice))
+    assert "**C (4) on c4" in error(new).content
+    dests = last_ephemeral(fake, row, world.alice, "**C (4) on c4")
     offered = [o["value"] for c in components(dests, "ms") for o in c["options"]]
     assert "slide c4 c5" in offered and "slide c4 c8" not in offered
     assert len(offered) == len([m for m in (await game_of(fake, row))[1].legal(0)
                                 if m.startswith("slide c4 ")])
     await fake.invoke(choose(fake, dests, "slide c4 c5", world.alice))
     assert "Alice slides die C from c4 to c5 (1 step)." in thread_text(fake, row)
-    assert components(last_ephemeral(fake, row, world.alice, "Slide **C (4)**"), "ms") == []
+    assert components(last_ephemeral(fake, row, world.alice, "Done: Slide C (4)"), "ms") == []
     # the slam select names what each slam would hit; End turn is a button
     turn = await turn_message(fake, row)
-    [slams] = components(turn, "ms")
-    by_move = {o["value"]: o["label"] for o in slams["options"]}
+    slams, predictions = components(turn, "ms")     # the slams, then the power phrase's
+    assert arg_of(slams["custom_id"]) == "sm" and arg_of(predictions["custom_id"]) == "pr"
+    by_move = {o["value"]: o["label"] for c in (slams, predictions) for o in c["options"]}
     assert by_move["slam c5"] == "Slam with C (4) at c5: hits W (4→3), X (3→2) and V (5→4)"
     assert "Now you're going to say" in by_move["slam c5 predict"]
     assert "slam f1" not in by_move                   # no Super Slam on the first turn
@@ -781,10 +786,12 @@ def greedy(game, seat) -> str:
 async def play_by_components(fake, row, user, move):
     """Make `move` with the turn message's components, as a player clicking would."""
     turn = await turn_message(fake, row)
-    if move.startswith("slide ") and components(turn, "sd"):
-        [picker] = components(turn, "sd")
-        await fake.invoke(fake.select(turn, picker["custom_id"], [move.split()[1]], user=user))
-        turn = last_ephemeral(fake, row, user, "Slide **")
+    if move.startswith("slide ") and components(turn, "nw"):
+        [picker] = components(turn, "nw")        # the die first, then where it goes
+        [die] = [o["value"] for o in picker["options"]
+                 if f" on {move.split()[1]} — " in o["label"]]
+        await fake.invoke(fake.select(turn, picker["custom_id"], [die], user=user))
+        turn = last_ephemeral(fake, row, user, "pick the move")
     await fake.invoke(choose(fake, turn, move, user))
 
 
@@ -869,7 +876,8 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     row = await start(fake, world)
     assert fake.dms_to(world.bob) == []
     [fallback] = [m for m in thread_messages(fake, row)
-                  if any(tag_of(c) == "pn" for c in m.custom_ids)]
+                  if any(tag_of(c) == "pn" for c in m.custom_ids)
+                  and "can't send you direct messages" in m.content]
     assert world.bob.mention in fallback.content
     new = await fake.invoke(fake.click(fallback, tagged(fallback, "pn"), user=world.carol))
     assert "You are not playing in this game" in error(new).content
@@ -880,7 +888,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     [vs] = components(panel, "pv")
     await fake.invoke(fake.select(panel, vs["custom_id"], ["3"], user=world.bob))
     panel = last_ephemeral(fake, row, world.bob, "(Bob, black dice)")
-    assert "Now placing **die X (health 3)**" in panel.content
+    assert "Now placing **Die X (health 3)**" in panel.content
     await fake.invoke(choose(fake, panel, "place d5=3", world.bob))
     panel = last_ephemeral(fake, row, world.bob, "(Bob, black dice)")
     assert "X (3) on d5" in panel.content
@@ -893,7 +901,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     assert not re.search(r"\b(d5|a8|b8|c8|e8|f8)\b", everything)
     # one fallback offer for the placement, not one per move
     assert len([m for m in thread_messages(fake, row)
-                if any(tag_of(c) == "pn" for c in m.custom_ids)]) == 1
+                if "can't send you direct messages" in m.content]) == 1
 
 
 async def test_command_tree_is_valid(fake):
@@ -913,13 +921,13 @@ async def test_big_board_splits_the_squares_and_board_command(fake, world):
     panel = panel_of(fake, world.alice)
     [vs] = components(panel, "pv")
     assert [o["label"] for o in vs["options"]] == [
-        "Die A — health 6 (×2)", "Die C — health 5 (×2)", "Die E — health 1 (×2)"]
+        "Die A (health 6)", "Die C (health 5)", "Die E (health 1)"]
     selects = [c for c in components(panel, "ms") if ":q" in c["custom_id"]]
     assert [len(c["options"]) for c in selects] == [25, 20]        # 45 squares, 25 at most
     assert "(a1–g3)" in selects[0]["placeholder"] and "(h3–i5)" in selects[1]["placeholder"]
     await fake.invoke(choose(fake, panel, "place i5=6", world.alice))
     panel = panel_of(fake, world.alice)
-    assert "A (6) on i5" in panel.content and "Now placing **die B (health 6)**" in panel.content
+    assert "A (6) on i5" in panel.content and "Now placing **Die B (health 6)**" in panel.content
     new = await slash(fake, row, "slideslam board", world.carol)
     reply = [r for r in new if r.content][-1]
     assert reply.ephemeral and "the Wall of Unknowing hides both sides" in reply.content
@@ -1001,19 +1009,19 @@ async def test_every_legal_move_is_reachable_from_a_component(fake, world):
         phases.add(phase)
         if phase == "placement":
             offered = set()
-            unplaced = set(game.view(seat)["placement"]["unplaced"] or [])
-            for value in unplaced or {None}:
-                panel = cog.placement_panel(row, game, seat, "p0", value=value)
+            place = game.menu(seat).group("q")
+            for pick in (dict.fromkeys(i.step for i in place.items) if place else [None]):
+                panel = cog.panel(row, game, seat, "p0", pick=pick)
                 offered |= offered_moves(panel.items)
         else:
             turn = await turn_message(fake, row)
             offered = {arg_of(c) for c in turn.custom_ids if tag_of(c) == "mv"}
             offered |= {o["value"] for c in components(turn, "ms") for o in c["options"]}
-            for picker in components(turn, "sd"):
+            for picker in components(turn, "nw"):
                 for o in picker["options"]:
                     await fake.invoke(fake.select(turn, picker["custom_id"], [o["value"]],
                                                   user=players[seat]))
-                    dests = last_ephemeral(fake, row, players[seat], "Slide **")
+                    dests = last_ephemeral(fake, row, players[seat], "pick the move")
                     offered |= {o2["value"] for c in components(dests, "ms")
                                 for o2 in c["options"]}
             for awaken in components(turn, "aw"):
@@ -1039,7 +1047,7 @@ async def test_the_other_players_placement_never_touches_my_panel(fake, world):
     [vs] = components(panel, "pv")
     await fake.invoke(fake.select(panel, vs["custom_id"], ["3"], user=world.alice))
     panel = panel_of(fake, world.alice)
-    assert "Now placing **die D (health 3)**" in panel.content
+    assert "Now placing **Die D (health 3)**" in panel.content
     dms = len(fake.dms_to(world.alice))
 
     def touches(msg_id):
@@ -1053,7 +1061,7 @@ async def test_the_other_players_placement_never_touches_my_panel(fake, world):
     assert len(touches(panel.id)) == before
     # her own next step still finds her choice: the squares offered are for die D (health 3)
     panel = panel_of(fake, world.alice)
-    assert "Now placing **die D (health 3)**" in panel.content
+    assert "Now placing **Die D (health 3)**" in panel.content
     await fake.invoke(choose(fake, panel, "place a1=3", world.alice))
     assert "D (3) on a1" in panel_of(fake, world.alice).content
 

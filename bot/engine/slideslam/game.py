@@ -16,10 +16,12 @@ from typing import Any
 
 from ..core import (CHANCE, Actor, AmbiguousMoveError, Chance, Ending, Event, Game,
                     IllegalMoveError, MoveText, Option, OptionError, faces, phrase_key)
+from ..menu import MenuGroup
 from . import board
 from .data import (AWAKEN_MAX_DICE, AWAKENED_STEPS, BEND_PHRASE, DEFAULT_VALUES, INVOCATION,
                    INVOCATION_KEY, LETTERS, NORMAL_DAMAGE, PREDICT_PHRASE, SUPER_DAMAGE,
                    SUPER_SLAM_HEALTH, parse_values)
+from . import menu as menus
 from .describe import describe as describe_move
 from .notation import Move, parse
 from .view import build_view, build_text
@@ -255,16 +257,17 @@ class SlideSlam(Game):
         return handler(seat, mv)
 
     def _allowed_now(self, seat: int) -> str:
-        """What `seat` may do now, for the end of an IllegalMoveError."""
+        """What `seat` may do now, in words, for the end of an IllegalMoveError."""
         if self.phase == "placement":
-            return "now you place your dice (`place a1=6`, `unplace a1`, `confirm`)"
+            return "now you place your dice in your secret panel, then confirm"
         if self.phase == "response":
-            return "now the defender answers the slam (`bend <square>` or `pass`)"
+            return (f"now {self.name(self.pending['defender'])} answers the slam "  # type: ignore[index]
+                    f"({BEND_PHRASE} or take the hit)")
         if self.phase == "slide":
-            extra = " (or awaken first)" if self._can_awaken(seat) is None else ""
-            return f"now you slide one of your dice (`slide b2 b5`){extra}"
-        extra = ", or awaken" if self._can_awaken(seat) is None else ""
-        return f"now you slam (`slam b5`) or end your turn (`end`){extra}"
+            extra = " (or awaken one first)" if self._can_awaken(seat) is None else ""
+            return f"now you slide one of your dice{extra}"
+        extra = ", or awaken a die" if self._can_awaken(seat) is None else ""
+        return f"now you slam with one of your dice or end your turn{extra}"
 
     def _require_phase(self, seat: int, verb: str, *phases: str) -> None:
         if self.phase not in phases:
@@ -602,6 +605,34 @@ class SlideSlam(Game):
 
     def _describe(self, move: str, seat: int) -> MoveText:
         return describe_move(self, move, seat)
+
+    # --- what a seat can do now, and what to do (bot/engine/slideslam/menu.py) -----------------
+    def _menu(self, seat: int) -> list[MenuGroup]:
+        return menus.menu(self, seat)
+
+    def _status(self) -> str:
+        return menus.status(self)
+
+    def _todo(self, seat: int) -> str:
+        return menus.todo(self, seat)
+
+    def _waiting(self, seat: int) -> str:
+        return menus.waiting(self, seat)
+
+    def bend_refusal(self, seat: int) -> str:
+        """Why `seat` cannot say DICE IS NOT BEND! now, and what to do instead."""
+        return menus.bend_refusal(self, seat)
+
+    def squares(self, move: str) -> tuple[str, ...]:
+        """The squares a move names, in order (a die named by its letter: its square), for
+        screens that ask for the die first and then where it goes."""
+        mv = parse(move, self.columns, self.rows)
+        return tuple(self.square_of(r) for r in mv.refs) + tuple(sq for sq, _ in mv.pairs)
+
+    def square_of(self, ref: str) -> str:
+        """A die's square from its letter (any case) or square; else `ref` as given."""
+        d = self.dice.get(ref.strip().upper()) if len(ref.strip()) == 1 else None
+        return d["square"] if d and d["square"] else ref.strip().lower()
 
     def view(self, player: int | None) -> dict[str, Any]:
         return build_view(self, player)
