@@ -85,8 +85,11 @@ def load_settings(env: Mapping[str, str] | None = None, dotenv: Path | None = Pa
         database_url = url
         db = Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
     elif url.startswith("sqlite:"):
-        from .store import sqlite_path
-        db = Path(sqlite_path(url))
+        from .store import StoreError, sqlite_path
+        try:
+            db = Path(sqlite_path(url))
+        except StoreError as e:  # no file named: a database in memory, lost at every restart
+            raise ConfigError(str(e)) from None
         check_database_path(db)
     elif url:
         raise ConfigError(f"DATABASE_URL={url!r} is neither sqlite:///path/to/file.db nor "
@@ -247,7 +250,14 @@ def check_database_file(db: Path) -> None:
                 f"DATABASE_PATH={str(db)!r} is damaged ({'; '.join(problems)[:300]}). Restore "
                 "it from a backup, or try `sqlite3 FILE '.recover' | sqlite3 NEW.db` and point "
                 "DATABASE_PATH at the new file.")
+        from .store import file_problem  # another program's tables, or the referee's cut short
+        problem = file_problem(conn)
+        if problem:
+            raise ConfigError(f"DATABASE_PATH={str(db)!r} {problem}")
     except sqlite3.DatabaseError as e:
+        from .store import IN_USE, is_locked
+        if is_locked(e):  # held by another process for the whole timeout: not damage
+            raise ConfigError(f"DATABASE_PATH={str(db)!r} {IN_USE}") from None
         raise ConfigError(f"DATABASE_PATH={str(db)!r} is not an SQLite database, or it is "
                           f"damaged ({e}). Point it at a new file or restore the right one.")
     finally:

@@ -163,6 +163,18 @@ def test_migration_statements_are_whole():
         statements("CREATE TABLE x (a INT")
 
 
+def test_the_schema_is_written_once_for_both_databases():
+    from bot.store.schema import MIGRATIONS, PG_MIGRATIONS, SOURCE
+    assert len(MIGRATIONS) == len(PG_MIGRATIONS) == len(SOURCE) == SCHEMA_VERSION
+    for lite, pg in zip(MIGRATIONS, PG_MIGRATIONS):
+        if callable(lite):
+            assert lite is pg
+            continue
+        assert "/*" not in lite + pg  # every dialect-only clause resolved
+        assert "BYTEA" not in lite and "DOUBLE PRECISION" not in lite and "BIGINT" not in lite
+        assert "AUTOINCREMENT" not in pg and "json_each" not in pg and " BLOB" not in pg
+
+
 async def test_a_move_and_its_entries_commit_together_or_not_at_all(tables, store):
     played = await tables.create("coinflip", [ALICE, BOB])
     gid = played.row.id
@@ -464,3 +476,36 @@ async def test_stats_top_players_per_game_and_the_callers_own_row(store):
     assert [r[1] for r in await store.stats(9, top=2)] == [1, 2]
     assert [r[1] for r in await store.stats(9, top=2, user_id=99)] == [1, 2, 99]
     assert (await store.stats(9, top=2, user_id=99))[-1] == ("coinflip", 99, 0, 9, 0)
+
+
+async def test_a_running_games_move_is_one_trip_to_the_sqlite_thread(tmp_path):
+    """BEGIN, the compare-and-set UPDATE, the entries, the outbox row and COMMIT go to the
+    database thread as one call (through public aiosqlite and sqlite3 API); a stale move is
+    one call too, and leaves nothing behind."""
+    store = await Store.open(tmp_path / "trip.db")
+    try:
+        gid = await store.create_game("coinflip", None, 1, None, [ALICE, BOB], {}, "s", {})
+        trips: list[str] = []
+        for name in ("execute", "execute_fetchall", "executemany"):
+            real = getattr(store.db, name)
+
+            def counted(*args, _real=real, _name=name, **kw):
+                trips.append(_name)
+                return _real(*args, **kw)
+            setattr(store.db, name, counted)
+        version = await store.commit_move(gid, 0, [Entry(0, "a"), Entry(1, "b")], {"n": 2},
+                                          cause="move")
+        assert version == 2 and len(trips) == 1
+        with pytest.raises(StaleVersion):
+            await store.commit_move(gid, 0, [Entry(0, "c")], {"n": 3}, cause="move")
+        assert len(trips) == 2
+        assert await store.entries(gid) == [("1", "a"), ("2", "b")]
+        assert len(await store._all("SELECT id FROM outbox WHERE game_id=?", (gid,))) == 1
+        # inside a transaction the caller holds, the move is part of it (rolled back with it)
+        with pytest.raises(ZeroDivisionError):
+            async with store.transaction():
+                await store.commit_move(gid, 2, [Entry(0, "d")], {"n": 3})
+                1 / 0
+        assert (await store.get_game(gid)).version == 2
+    finally:
+        await store.close()
