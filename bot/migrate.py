@@ -46,7 +46,7 @@ async def copy_to_postgres(source: str | Path, target: str,
     Returns the number of rows copied per table (and 'open timers')."""
     if not target.startswith(("postgresql://", "postgres://")):
         raise MigrateError(f"--to must be a postgresql:// URL, not {target!r}.")
-    path = Path(sqlite_path(str(source)))
+    path = Path(sqlite_path(str(source), setting="--from"))
     if not path.is_file():
         raise MigrateError(f"there is no SQLite database at {str(path)!r} (give it with --from).")
     src = await Store.open(path)
