@@ -1,15 +1,11 @@
-"""TradeShowdown in Discord: what is Discord's own. The engine says what a seat may do
-(`menu`) and what to do now (`prompt`); GameCog lays both out. Here: business cards, the
-options of `challenge`/`open` (from the engine's table), the dice wizard of the secret panel
-(tick dice after naming a target, a half-made choice no list keeps), the "Best first" click
-(the rest of an attack in one move), the typed `dice` counts, and the pictures.
-"""
+"""TradeShowdown in Discord: only what is Discord's own (the engine's `menu` and `prompt` are
+laid out by GameCog): business cards, the dice wizard of the secret panel (a target, then
+ticked dice: a half-made choice no list keeps), "Best first", typed dice counts, pictures."""
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
-import re
 import secrets
 from typing import Any
 
@@ -27,52 +23,12 @@ from rendering.tradeshowdown import public_picture, render_card, seat_picture
 
 log = logging.getLogger(__name__)
 
-KIND = "tradeshowdown"
 OPTIONS = ("fair_length", "dice", "round_limit", "choose_seconds", "window_seconds",
            "multiple_attacks", "intimidate", "tag_team", "combos")
 SLOT_CHOICES = [app_commands.Choice(name="1 (your main fighter)", value=1),
                 app_commands.Choice(name="2 (tag-team partner)", value=2)]
-# Written in a phone number, dropped before the digits are checked.
-SEPARATORS = re.compile(r"[\s\-.()/+]")
-SEPARATOR_NOTE = ("Spaces, dashes, dots, slashes and brackets are dropped for you; everything "
-                  "else must be a digit 0-9.")
+Count = app_commands.Range[int, 0, TradeShowdown.SUPPLY_SIZE]  # dice of one size, typed
 _RNG = secrets.SystemRandom()  # `card random` only; never a game move (the table rolls those)
-_FIRST = ("Apex", "Blue Ox", "Copperline", "Dynamo", "Evergreen", "Falcon", "Granite",
-          "Harbor", "Ironclad", "Jolly", "Keystone", "Lighthouse", "Maverick", "Northwind",
-          "Octagon", "Pinnacle", "Quickstep", "Redwood", "Summit", "Titan", "Union", "Vanguard",
-          "Wildcat", "Zenith")
-_TRADE = ("Accounting", "Plumbing", "Copiers", "Dental", "Realty", "Freight", "Legal",
-          "Insurance", "Security", "Catering", "Consulting", "Media", "Roofing", "Bakery",
-          "Logistics", "Printing", "Staffing", "Auto Body", "Landscaping", "Locksmiths")
-
-
-def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-# --- business cards ---------------------------------------------------------------------------
-
-def parse_card(name: str, digits: str, zip_code: str) -> dict[str, str]:
-    """A card as typed -> the engine's checked card. Separators in the phone number are dropped;
-    everything else is the engine's check (`check_card`), so the rules live in one place."""
-    raw = {"name": name, "digits": SEPARATORS.sub("", digits), "zip": zip_code.strip()}
-    try:
-        return TradeShowdown.check_card(raw, "Your card")
-    except RuleError as e:
-        text = e.message
-        if "digit" in text and "zip code" not in text:
-            text += f" {SEPARATOR_NOTE}"
-        raise RuleError(text) from None
-
-
-def random_card() -> dict[str, str]:
-    """A made-up fighter: a street number, then a fictional 555-01xx phone number."""
-    name = f"{_RNG.choice(_FIRST)} {_RNG.choice(_TRADE)}"
-    street = str(_RNG.randint(1, 9999))
-    area = f"{_RNG.randint(2, 9)}{_RNG.randint(0, 99):02d}"
-    phone = f"{area}55501{_RNG.randint(0, 99):02d}"
-    return TradeShowdown.check_card({"name": name, "digits": street + phone,
-                       "zip": f"{_RNG.randint(0, 99999):05d}"}, "Random card")
 
 
 def card_text(card: dict[str, Any], slot: int | None = None) -> str:
@@ -83,12 +39,11 @@ def card_text(card: dict[str, Any], slot: int | None = None) -> str:
 
 class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                        group_description="TradeShowdown: business cards fight with dice"):
-    KIND = KIND
+    KIND = "tradeshowdown"
     MOVE_EXAMPLE = "dice d4 d6 d10 d10"
 
     card = app_commands.Group(name="card", description="Your business cards (your fighters)")
 
-    # ---- game start: the players' saved cards --------------------------------------------------
     async def prepare_options(self, options: dict[str, Any], players: list[int]) -> dict[str, Any]:
         """The `cards` option from each player's saved cards, in seat order, as saved now (the
         game starts). The engine deals the rest: no card, the built-in (mirrored) cards; Tag
@@ -109,10 +64,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
 
     # ---- pictures ----------------------------------------------------------------------------
     async def picture(self, row: GameRow, game, seat: int | None = None):
-        view = game.view(seat)
-        if seat is None:
-            return await self.draw(public_picture, view)
-        return await self.draw(seat_picture, view)
+        return await self.draw(public_picture if seat is None else seat_picture, game.view(seat))
 
     def view_signature(self, game, seat: int | None) -> str:
         """A panel changes only when its owner's options or private facts change: another
@@ -143,27 +95,21 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         mine = None if me["target"] is None else self.engine.target_move(me["target"])
         buttons = [MoveButton(row.id, version, i.move, i.label, emoji="🎯", style=(
             discord.ButtonStyle.success if i.move == mine else discord.ButtonStyle.secondary))
-            for i in (menu.group("target").items if menu.group("target") else ())]
-        everything = self.engine.dice_move(me["dice_list"]) if me.get("dice_list") else None
-        if everything and menu.item(everything):
+            for i in getattr(menu.group("target"), "items", ())]
+        everything = self.engine.dice_move(me["dice_list"])
+        if menu.item(everything):
             buttons.append(MoveButton(row.id, version, everything,
                                       f"Roll all {len(me['dice_list'])} dice"))
         buttons += [MoveButton(row.id, version, i.move, i.label, emoji="🔁",
                                style=discord.ButtonStyle.secondary)
-                    for i in (menu.group("tag").items if menu.group("tag") else ())]
-        buttons.append(TypeMoveButton(row.id))
-        options, counted = [], {}
-        for i, size in enumerate(me.get("dice_list", [])):
-            counted[size] = counted.get(size, 0) + 1
-            n = me["dice_list"].count(size)
-            options.append(discord.SelectOption(
-                label=f"d{size}" + (f" ({ordinal(counted[size])} of {n})" if n > 1 else ""),
-                value=str(i), description=f"shows {'0-9' if size == 10 else f'1-{size}'}"))
+                    for i in getattr(menu.group("tag"), "items", ())] + [TypeMoveButton(row.id)]
+        for n, b in enumerate(buttons):
+            b.item.row = 1 + n // 5
+        options = [discord.SelectOption(label=label, value=str(i), description=shows)
+                   for i, (label, shows) in enumerate(game.supply_words(seat))]
         items = [GameItem.select(row.id, version, "dice", options, min_values=1,
                                  max_values=len(options), row=0,
                                  placeholder="Tick the dice you roll this round (1 or more)")]
-        for n, b in enumerate(buttons):
-            b.item.row = 1 + n // 5
         return Panel(text, items + buttons)
 
     @on_component("dice")
@@ -227,34 +173,25 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
     @app_commands.describe(d4="How many d4 to roll", d6="How many d6 to roll",
                            d8="How many d8 to roll", d10="How many d10 to roll",
                            target="Who you attack (only with 3 or more fighters standing)")
-    async def dice_command(self, interaction: discord.Interaction,
-                           d4: app_commands.Range[int, 0, 10] = 0,
-                           d6: app_commands.Range[int, 0, 10] = 0,
-                           d8: app_commands.Range[int, 0, 10] = 0,
-                           d10: app_commands.Range[int, 0, 10] = 0,
+    async def dice_command(self, interaction: discord.Interaction, d4: Count = 0, d6: Count = 0,
+                           d8: Count = 0, d10: Count = 0,
                            target: discord.Member | None = None) -> None:
-        counts = {4: d4, 6: d6, 8: d8, 10: d10}
-        # Discord enforces the ranges, a forged request does not: the rules check the counts
-        # (as numbers, before any list is built) and write the move.
-        total = sum(counts.values())
-        if total < 1 or total > TradeShowdown.SUPPLY_SIZE or min(counts.values()) < 0:
-            raise RuleError(f"Choose 1 to {TradeShowdown.SUPPLY_SIZE} dice from your supply, "
-                            "e.g. `d10:3` (d4, d6, d8, d10 give how many of each you roll).")
-        row, _ = await self.find_game(interaction)
-        t = None
-        if target is not None:
-            t = row.seat_of(target.id)
-            if t is None:
-                raise RuleError(f"{target.display_name} is not in this game; name one of its "
-                                "players as your target.")
-        move = self.engine.dice_move([s for s, n in counts.items() for _ in range(n)], t)
+        row, game = await self.find_game(interaction)
+        t = None if target is None else row.seat_of(target.id)
+        if target is not None and t is None:
+            raise RuleError(f"{target.display_name} is not in this game; name one of its "
+                            "players as your target.")
+        move = self.engine.counts_move({4: d4, 6: d6, 8: d8, 10: d10}, t)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.play_move(row.id, interaction.user.id, move)
-        await interaction.followup.send(
-            f"✅ Secret until the roll: {self.engine.from_json(row.state).describe(move, row.seat_of(interaction.user.id)).label}.",
-            ephemeral=True)
+        await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
+        said = game.describe(move, row.seat_of(interaction.user.id)).label
+        await interaction.followup.send(f"✅ Secret until the roll: {said}.", ephemeral=True)
 
     # ---- commands: business cards --------------------------------------------------------------
+    async def _save(self, interaction: discord.Interaction, slot: int, card: dict) -> None:
+        await self.bot.store.save_card(interaction.user.id, slot, card["name"], card["digits"],
+                                       card["zip"])
+
     async def _show(self, interaction: discord.Interaction, text: str,
                     cards: list[dict[str, Any]]) -> None:
         files = []
@@ -262,13 +199,13 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
             pic = await self.draw(render_card, {k: c[k] for k in ("name", "digits", "zip")})
             if pic is not None:
                 files.append(picture_file(pic, f"card-{c.get('slot', n)}.png"))
-        kw: dict[str, Any] = {"files": files} if files else {}
-        await reply(interaction, clip(text), ephemeral=True, **kw)
+        await reply(interaction, clip(text), ephemeral=True, **({"files": files} if files else {}))
 
     @card.command(name="set", description="Save your business card (your fighter)")
     @app_commands.describe(
         name="The name on the card (up to 40 characters)",
-        digits=f"Every digit on the card: phone, street number... ({TradeShowdown.MIN_DIGITS}-{TradeShowdown.MAX_DIGITS})",
+        digits=f"Every digit on the card: phone, street number... "
+               f"({TradeShowdown.MIN_DIGITS}-{TradeShowdown.MAX_DIGITS})",
         zip_code=f"The {TradeShowdown.ZIP_DIGITS}-digit zip code (for combos)",
         slot="1: your main fighter, 2: your tag-team partner")
     @app_commands.rename(zip_code="zip")
@@ -278,15 +215,10 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                        digits: app_commands.Range[str, 1, 100],
                        zip_code: app_commands.Range[str, 1, 20],
                        slot: int = 1) -> None:
-        card = parse_card(name, digits, zip_code)
-        await self.bot.store.save_card(interaction.user.id, slot, card["name"], card["digits"],
-                                       card["zip"])
-        await self._show(interaction, (
-            f"✅ Saved in slot {slot}: {card_text(card)}.\n"
-            "Every card in a game fights with the same number of digits (10 unless the game "
-            "says otherwise): a longer card uses its first ones, a shorter one repeats. Your "
-            "card is shown to the other players of your games — a made-up number "
-            "(`card random`) is fine."), [card])
+        card = self.engine.typed_card(name, digits, zip_code)
+        await self._save(interaction, slot, card)
+        await self._show(interaction, f"✅ Saved in slot {slot}: {card_text(card)}.\n"
+                         f"{self.engine.CARD_NOTE}", [card])
 
     @card.command(name="show", description="Show a player's business cards")
     @app_commands.describe(user="Whose cards (default: yours)")
@@ -300,17 +232,16 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                             "Save one with `/tradeshowdown card set` or `/tradeshowdown card "
                             "random`.")
         whose = "Your" if who.id == interaction.user.id else f"{who.display_name}'s"
-        lines = [f"{whose} business card{'s' if len(cards) > 1 else ''}:"]
-        lines += [f"• {card_text(c, c['slot'])}" for c in cards]
-        await self._show(interaction, "\n".join(lines), cards)
+        await self._show(interaction, "\n".join(
+            [f"{whose} business card{'s' if len(cards) > 1 else ''}:"]
+            + [f"• {card_text(c, c['slot'])}" for c in cards]), cards)
 
     @card.command(name="random", description="Deal yourself a random made-up business card")
     @app_commands.describe(slot="1: your main fighter, 2: your tag-team partner")
     @app_commands.choices(slot=SLOT_CHOICES)
     async def card_random(self, interaction: discord.Interaction, slot: int = 1) -> None:
-        card = random_card()
-        await self.bot.store.save_card(interaction.user.id, slot, card["name"], card["digits"],
-                                       card["zip"])
+        card = self.engine.random_card(_RNG)
+        await self._save(interaction, slot, card)
         await self._show(interaction, f"🎴 Dealt and saved in slot {slot}: {card_text(card)}.",
                          [card])
 

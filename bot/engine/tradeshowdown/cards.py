@@ -97,6 +97,42 @@ def check_card(raw: Any, where: str) -> dict[str, str]:
     return {"name": name, "digits": digits, "zip": zipcode}
 
 
+# A phone number as people write it: these are dropped before the digits are checked.
+SEPARATORS = re.compile(r"[\s\-.()/+]")
+SEPARATOR_NOTE = ("Spaces, dashes, dots, slashes and brackets are dropped for you; everything "
+                  "else must be a digit 0-9.")
+_FIRST = ("Apex", "Blue Ox", "Copperline", "Dynamo", "Evergreen", "Falcon", "Granite",
+          "Harbor", "Ironclad", "Jolly", "Keystone", "Lighthouse", "Maverick", "Northwind",
+          "Octagon", "Pinnacle", "Quickstep", "Redwood", "Summit", "Titan", "Union", "Vanguard",
+          "Wildcat", "Zenith")
+_TRADE = ("Accounting", "Plumbing", "Copiers", "Dental", "Realty", "Freight", "Legal",
+          "Insurance", "Security", "Catering", "Consulting", "Media", "Roofing", "Bakery",
+          "Logistics", "Printing", "Staffing", "Auto Body", "Landscaping", "Locksmiths")
+
+
+def typed_card(name: str, digits: str, zip_code: str) -> dict[str, str]:
+    """A card as a person types it (a phone number with dashes, a zip with spaces around) ->
+    the checked card; the refusal of badly typed digits says what is dropped for them."""
+    raw = {"name": name, "digits": SEPARATORS.sub("", digits), "zip": zip_code.strip()}
+    try:
+        return check_card(raw, "Your card")
+    except OptionError as e:
+        text = e.message
+        if "digit" in text and "zip code" not in text:
+            text += f" {SEPARATOR_NOTE}"
+        raise OptionError(text) from None
+
+
+def random_card(rng: Any) -> dict[str, str]:
+    """A made-up fighter from `rng` (a random.Random): a street number, then a fictional
+    555-01xx phone number."""
+    name = f"{rng.choice(_FIRST)} {rng.choice(_TRADE)}"
+    street = str(rng.randint(1, 9999))
+    phone = f"{rng.randint(2, 9)}{rng.randint(0, 99):02d}55501{rng.randint(0, 99):02d}"
+    return check_card({"name": name, "digits": street + phone,
+                       "zip": f"{rng.randint(0, 99999):05d}"}, "Random card")
+
+
 def check_cards(value: Any) -> list[list[dict[str, str]] | None]:
     """The `cards` option: a list with one entry per seat (seat 1 first); an entry is a card,
     a list of 1 or 2 cards, or null (that seat fights with built-in sample cards)."""

@@ -18,7 +18,7 @@ from ..core import (CHANCE, Actor, Chance, Ending, Event, Game, IllegalMoveError
 from ..menu import MenuGroup
 from . import notation
 from .cards import (MAX_DIGITS, MIN_DIGITS, X, ZIP_DIGITS, check_card, deal_cards, sample_cards, CardsOption, down, instances, mark, new_fighter,
-                    open_values, pick, room, room_for)
+                    open_values, pick, random_card, room, room_for, typed_card)
 from .dice import (DEFAULT_SUPPLY, SIZES, SUPPLY_SIZE, SupplyOption, choices, counts, dice_text, draw, find_sets,
                    parse_supply, remove)
 
@@ -72,8 +72,14 @@ class TradeShowdown(Game):
     # Business cards, for screens that take a player's card (checked here, by the rules).
     MIN_DIGITS, MAX_DIGITS, ZIP_DIGITS = MIN_DIGITS, MAX_DIGITS, ZIP_DIGITS
     SUPPLY_SIZE = SUPPLY_SIZE
+    CARD_NOTE = ("Every card in a game fights with the same number of digits (10 unless the "
+                 "game says otherwise): a longer card uses its first ones, a shorter one "
+                 "repeats. Your card is shown to the other players of your games — a made-up "
+                 "number is fine.")
     COMBO_DICE = COMBO_DICE
     check_card = staticmethod(check_card)
+    typed_card = staticmethod(typed_card)
+    random_card = staticmethod(random_card)
     deal_cards = staticmethod(deal_cards)
 
     # --- setup -------------------------------------------------------------------------------
@@ -876,6 +882,29 @@ class TradeShowdown(Game):
         if any(s not in SIZES for s in sizes):
             raise InvalidMoveError("Dice are d4, d6, d8 or d10.")
         return f"dice {dice_text(sizes)}" + (f" @{target + 1}" if target is not None else "")
+
+    def supply_words(self, s: int) -> list[tuple[str, str]]:
+        """Each die `s` may roll now, one by one (a screen's dice to tick): its label ("d10
+        (2nd of 4)") and what it shows ("shows 0-9")."""
+        from .describe import ordinal
+        dice = self.available(s)
+        out = []
+        for i, size in enumerate(dice):
+            n, k = dice.count(size), dice[:i + 1].count(size)
+            faces = "0-9" if size == 10 else f"1-{size}"
+            out.append((f"d{size}" + (f" ({ordinal(k)} of {n})" if n > 1 else ""),
+                        f"shows {faces}"))
+        return out
+
+    @staticmethod
+    def counts_move(counts: dict[int, int], target: int | None = None) -> str:
+        """The dice choice given as how many dice of each size (`{4: 1, 10: 2}`), checked as
+        numbers before any list is built (a forged count of a billion is refused, not built)."""
+        total = sum(counts.values())
+        if not 1 <= total <= SUPPLY_SIZE or min(counts.values(), default=0) < 0:
+            raise InvalidMoveError(f"Choose 1 to {SUPPLY_SIZE} dice from your supply: how many "
+                                   "d4, d6, d8 and d10 you roll.")
+        return TradeShowdown.dice_move([s for s, n in counts.items() for _ in range(n)], target)
 
     @staticmethod
     def target_move(t: int) -> str:
