@@ -8,8 +8,8 @@ turn message and the secret panel. This module adds only:
   that answers the engine's "first player" draw;
 - the physical report as ONE multi-select (tag `rp`: the number rolled and everything that fell,
   sent as one `result` move), in place of the menu's long list of single reports;
-- a simulated shot's chances before it is flicked: a pick in the menu's `aim` list answers, to
-  the flicker alone, with the odds picture and **Flick!**;
+- a simulated shot's chances before it is flicked: the menu's targets in a list of its own (tag
+  `aim`) whose pick answers, to the flicker alone, with the odds picture and **Flick!**;
 - the picture (a seat's set-up panel shows only that seat's own facts).
 
 Commands: challenge, standcry, play (a move in the notation), and the generic board, panel, help.
@@ -70,16 +70,24 @@ class DieMenCog(GameCog, group_name="diemen",
 
     def move_items(self, row: GameRow, game: Game, seat: int,
                    version: int | str | None = None) -> list[discord.ui.Item]:
-        """The menu laid out as usual, except the physical report: one multi-select."""
+        """The menu laid out as usual, but for two lists of Discord's own (first, a row each):
+        the physical report (one multi-select) and the simulated targets (chances first)."""
         menu = game.menu(seat)
-        if menu.group("rp") is None:
+        own = [g for g in menu.groups if g.key in ("rp", "aim")]
+        if not own:
             return super().move_items(row, game, seat, version)
-        rest = dataclasses.replace(menu, groups=tuple(g for g in menu.groups if g.key != "rp"))
-        items = layout.menu_components(row.id, row.version if version is None else version,
-                                       rest, who=game.name(seat) if version is None else "")
+        public, version = version is None, row.version if version is None else version
+        rest = dataclasses.replace(menu, groups=tuple(g for g in menu.groups if g not in own))
+        items = layout.menu_components(row.id, version, rest,
+                                       who=game.name(seat) if public else "")
         for item in items:
-            item.row = (item.row or 0) + 1
-        return [self.report_select(row, game, seat, version)] + items
+            item.row = (item.row or 0) + len(own)
+        first = [self.report_select(row, game, seat, version) if g.key == "rp" else
+                 GameItem.select(row.id, version, "aim", [layout.option(i) for i in g.items],
+                                 placeholder=g.title) for g in own]
+        for n, item in enumerate(first):
+            item.row = n
+        return first + items
 
     # ---- the crowd vote on the Stand Cries --------------------------------------------------
     def wants_vote(self, row: GameRow, game: Game, chance: Chance) -> bool:
@@ -167,8 +175,7 @@ class DieMenCog(GameCog, group_name="diemen",
                                                 value=f"h{item['key']}", description=cost))
         return GameItem.select(row.id, row.version if version is None else version, "rp",
                                options[:25], min_values=1, max_values=len(options[:25]),
-                               placeholder="Report: the number rolled + everything that fell",
-                               row=0)
+                               placeholder="Report: the number rolled + everything that fell")
 
     @on_component("rp")
     async def on_report(self, interaction: discord.Interaction, call: ComponentCall) -> None:
@@ -185,13 +192,11 @@ class DieMenCog(GameCog, group_name="diemen",
         await self.on_move_component(interaction, call.game_id, call.version, report)
 
     # ---- simulated flicks: chances first, then Flick! -----------------------------------------
-    async def on_component(self, interaction: discord.Interaction, call: ComponentCall) -> None:
-        if call.tag == "ms" and call.arg == "aim":  # the menu's target list: preview first
-            row, game = await self.bot.tables.load(call.game_id)
-            seat = self.acting_seat(row, game, interaction, call)
-            await self.send_preview(interaction, row, game, seat, call.value)
-            return
-        await super().on_component(interaction, call)
+    @on_component("aim")
+    async def on_aim(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        row, game = await self.bot.tables.load(call.game_id)
+        seat = self.acting_seat(row, game, interaction, call)
+        await self.send_preview(interaction, row, game, seat, call.value)
 
     async def send_preview(self, interaction: discord.Interaction, row: GameRow, game: Game,
                            seat: int, move: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
@@ -927,3 +928,49 @@ async def test_move_example_is_a_real_move(fake, world):
     g.apply(0, "flick 1")
     g.apply(0, DieMenCog.MOVE_EXAMPLE)
     assert g.view(None)["flick"]["report"]["fell"] == ["P2:F2", "P2:B1"]
+
+
+# ---- words, not notation (issue #22 items 10 and 13; issue #21's rule facts) -----------------
+
+SEAT_CODE = re.compile(r"(?<![\w<`])@[1-9]\b|\b[Pp]layer [1-9]\b|\bP[1-9]\b")
+
+
+async def test_an_unknown_move_points_to_the_rules_command_by_its_real_name(fake, world):
+    row = await ready(fake, world, mode="physical")
+    new = await play(fake, row, world.alice, "jump F2")
+    [refusal] = ephemeral(new)
+    assert "`/games rules game:diemen`" in refusal.content
+    assert "rules diemen)" not in refusal.content
+
+
+async def test_a_declaration_says_flicks_in_a_proper_plural(fake, world):
+    row = await ready(fake, world, mode="physical")
+    await click(fake, row, world.alice, "flick 2")
+    text = thread_text(fake, row)
+    assert "Alice declares 2 flicks." in text and "(s)" not in text
+    new = await play(fake, row, world.alice, "flick 1")
+    assert "You already declared 2 flicks this turn" in ephemeral(new)[0].content
+
+
+async def test_the_turn_message_and_refusals_speak_words_not_notation(fake, world):
+    row = await ready(fake, world, mode="physical")
+    msg = await turn_msg(fake, row)
+    assert "Alice to declare flicks" in msg.content
+    assert "Move your Stand if you like, then declare your flicks: 0, 1 or 2 dice." in msg.content
+    assert "`" not in msg.content and not SEAT_CODE.search(msg.text())
+    # a refusal says what may be done instead, in words
+    new = await play(fake, row, world.alice, "move S2")
+    [refusal] = ephemeral(new)
+    assert ("Now you may: move your Stand; declare 1 or 2 flicks; flick no dice; report a "
+            "banner of yours knocked by accident.") in refusal.content
+    assert "`" not in refusal.content
+    # the flick step: what to do, and everything on the message named in words
+    await click(fake, row, world.alice, "flick 1")
+    msg = await turn_msg(fake, row)
+    assert "Alice to flick a real die and report it (flick 1 of 1)" in msg.content
+    assert "then report the number and everything that fell" in msg.content
+    assert "`" not in msg.content and not SEAT_CODE.search(msg.text())
+    # Bob, who waits, is told why in words
+    new = await play(fake, row, world.bob, "accept")
+    assert "it is Alice's turn (making flick 1 of 1); yours comes next" in \
+        ephemeral(new)[0].content
