@@ -75,7 +75,8 @@ def file_problem(conn: sqlite3.Connection) -> str | None:
 # `connection.execute(sql, ())` in its thread, where `_Connection.execute` recognises a `_Batch`
 # and runs it. (The public alternative, statement by statement, costs four more trips per move;
 # SQL alone cannot do it in one: a script takes no parameters and a trigger hides the statements
-# from the trace the cost tests read.)
+# from the trace the cost tests read.) Should a later aiosqlite stop calling `execute` there,
+# sqlite3 refuses the `_Batch` loudly, and tests/test_store_tables.py counts the one trip.
 class _Batch:
     """A function of the sqlite3 connection, run in the database thread; its result is the one
     row `execute_fetchall` returns."""
