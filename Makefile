@@ -24,8 +24,10 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -rs $(PYTEST_ARGS)
 
+# Writes bench/results.local.json (ignored by git); `make bench BENCH_ARGS=--save` writes the
+# tracked bench/results.json.
 bench: $(VENV)/.installed-test
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

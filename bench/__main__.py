@@ -1,5 +1,6 @@
-"""`make bench`: measure, print a table, write bench/results.json. Numbers are medians (and p99
-where a tail matters) on this machine; nothing here asserts a time.
+"""`make bench`: measure, print a summary, write bench/results.local.json (ignored by git;
+`--save` writes the tracked bench/results.json). Numbers are medians (and p99 where a tail
+matters) on this machine; nothing here asserts a time.
 
 Rows: the core (one interaction end to end through the offline Discord, store commits, resume
 of 1,000 open games) and every game's `bench/engine_<kind>.py` / `bench/render_<kind>.py`.
@@ -136,22 +137,71 @@ def nest(flat: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def main() -> int:
+def _number(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        text = str(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
+
+
+def summary_lines(rows: dict[str, Any]) -> list[tuple[str, str]]:
+    """(measure, value) lines to read: nested figures under dotted keys, a list of steps one
+    line per step with its figures as `name=value`, never a whole structure on one line."""
+    out: list[tuple[str, str]] = []
+    for key, value in rows.items():
+        if isinstance(value, dict):
+            out += summary_lines({f"{key}.{k}": v for k, v in value.items()})
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for i, item in enumerate(value, 1):
+                flat = dict(summary_lines({k: v for k, v in item.items()}))
+                text = ", ".join(f"{k}={v}" for k, v in flat.items())
+                out.append((f"{key}[{i}]", text if len(text) <= 110 else text[:107] + "..."))
+        elif isinstance(value, list):
+            text = ", ".join(_number(v) for v in value)
+            out.append((key, text if len(text) <= 60 else text[:57] + "..."))
+        else:
+            out.append((key, _number(value)))
+    return out
+
+
+RESULTS = ROOT / "bench" / "results.json"              # tracked: the figures in the docs
+LOCAL_RESULTS = ROOT / "bench" / "results.local.json"  # ignored by git: any other run
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m bench", description="Measure latency, "
+                                 "throughput and render times; print a summary.")
+    ap.add_argument("--save", action="store_true",
+                    help=f"write {_shown(RESULTS)} (the tracked figures) instead of "
+                         f"{_shown(LOCAL_RESULTS)}")
+    ap.add_argument("--out", metavar="FILE", help="write the results to FILE instead")
+    args = ap.parse_args(argv)
+    out = Path(args.out) if args.out else RESULTS if args.save else LOCAL_RESULTS
     results: dict[str, float] = {}
-    results.update(asyncio.run(interaction_latency()))
-    results.update(asyncio.run(store_rates()))
-    results.update(module_rows())
+    steps = (("interaction latency", lambda: asyncio.run(interaction_latency())),
+             ("store commits and resume", lambda: asyncio.run(store_rates())),
+             ("engines and pictures", module_rows))
+    for i, (name, step) in enumerate(steps, 1):
+        print(f"bench: {i}/{len(steps) + 1} {name} ...", file=sys.stderr, flush=True)
+        results.update(step())
+    print(f"bench: {len(steps) + 1}/{len(steps) + 1} keyed figures (tables, load) ...",
+          file=sys.stderr, flush=True)
     keyed = keyed_rows()
-    width = max(len(k) for k in list(results) + list(keyed))
+    lines = summary_lines(results) + summary_lines(nest(keyed))
+    width = min(60, max(len(k) for k, _ in lines))
     print(f"{'measure'.ljust(width)}  value")
     print(f"{'-' * width}  -----")
-    for key, value in list(results.items()) + list(keyed.items()):
-        shown = f"{value:,.2f}" if isinstance(value, (int, float)) else str(value)
-        print(f"{key.ljust(width)}  {shown}")
-    out = ROOT / "bench" / "results.json"
+    for key, value in lines:
+        print(f"{key.ljust(width)}  {value}")
     out.write_text(json.dumps({"machine": platform.platform(), "python": platform.python_version(),
                                **nest(keyed), "results": results}, indent=1) + "\n")
-    print(f"\nwritten to {out.relative_to(ROOT)}")
+    print(f"\nwritten to {_shown(out)}" + ("" if args.save or args.out else
+                                           f" (--save writes {_shown(RESULTS)})"))
     return 0
 
 

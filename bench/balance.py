@@ -28,7 +28,7 @@ import sys
 import time
 
 from bot.engine import KINDS
-from bot.policies.match import GameResult, play_game, summarize
+from bot.policies.match import GameResult, Progress, play_game, summarize
 
 # Self-play by the strongest player whose games are cheap: TradeShowdown's normal player never
 # rolls its whole supply and leaves every fight to the judges, which says nothing of the rules;
@@ -68,7 +68,16 @@ def _job(args) -> GameResult:
 
 
 def run(pool, jobs) -> list[GameResult]:
-    return pool.map(_job, jobs, chunksize=1)
+    """The games, in order; a progress line on stderr every few games (a run takes minutes)."""
+    if not jobs:
+        return []
+    kind, levels = jobs[0][0], jobs[0][1]
+    progress = Progress(f"balance: {kind} {' vs '.join(dict.fromkeys(levels))}", len(jobs))
+    results = []
+    for r in pool.imap(_job, jobs, chunksize=1):
+        results.append(r)
+        progress()
+    return results
 
 
 def swapped_sides(options: dict) -> dict:

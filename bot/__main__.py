@@ -8,7 +8,10 @@
   selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
                                 play one game of random legal moves and write its record
   match GAME POLICY_A POLICY_B --games N [--players K] [--option k=v ...] [--json]
-                                games between practice opponents (random/easy/normal/hard)
+                                games between practice opponents (random/easy/normal/hard),
+                                a progress line on stderr every few games
+
+Exit codes: 0 done; 1 the input was refused; 2 the bot cannot start; 3 a bug (a crash).
   migrate --to postgresql://... [--from FILE]
                                 copy the SQLite database into PostgreSQL and say what it copied
 """
@@ -23,6 +26,15 @@ from pathlib import Path
 EXIT_REFUSED = 1  # the input was refused, with one line saying why
 EXIT_CONFIG = 2   # the bot cannot start (a setting, the token, the database)
 EXIT_BUG = 3      # the referee crashed: a bug to report, never a verdict on the input
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, except that a refused command line exits 1 ("the input was refused"), not 2,
+    which these tools keep for "the bot cannot start"."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_REFUSED, f"{self.prog}: error: {message}\n")
 
 
 def _reason(error: BaseException) -> str:
@@ -183,11 +195,25 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     text = record.dumps()
     if args.out:
         Path(args.out).write_text(text + "\n")
-        print(f"wrote {args.out}: {len(record.entries)} entries, outcome {game.result}",
+        print(f"wrote {args.out}: {len(record.entries)} entries; {ending(game)}",
               file=sys.stderr)
     else:
         print(text)
     return 0
+
+
+def ending(game) -> str:
+    """How a game ended, in words: its winners by name (seats counted from 1), and why."""
+    outcome = game.outcome()
+    if outcome is None:
+        return "not finished"
+    names = [game.name(s) if game.name(s) == f"Player {s + 1}"
+             else f"{game.name(s)} (player {s + 1})" for s in outcome.winners]
+    who = ("nobody wins: a draw" if not names else
+           f"{names[0]} wins" if len(names) == 1 else
+           ", ".join(names[:-1]) + f" and {names[-1]} win")
+    reason = (game.result or {}).get("reason")
+    return who + (f" ({reason})" if reason else "")
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
@@ -205,37 +231,46 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="python -m bot", description=__doc__,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)  # subparsers: Parser too
+    sub.add_parser("run", help="start the bot (the default)")
+    sub.add_parser("commands", help="print and validate the slash command tree")
+    p = sub.add_parser("replay", help="replay a game record")
+    p.add_argument("file", help="the record (JSON), e.g. from /games export")
+    p = sub.add_parser("render", help="draw a record's pictures (public board, each seat's "
+                                      "panel) as PNG files")
+    p.add_argument("file", help="the record (JSON), e.g. from /games export")
+    p.add_argument("--at", type=int, metavar="N",
+                   help="after the first N entries (default: the end)")
+    p.add_argument("--out", required=True, metavar="DIR", help="where the PNG files go")
+    p = sub.add_parser("selfplay", help="play one random game and write its record")
+    p.add_argument("game", help="which game")
+    p.add_argument("--seed", type=int, required=True, help="the seed of the dice and moves")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the record there (default: print it)")
+    p.add_argument("--players", type=int, default=2, help="players (default: 2)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option (repeat for several)")
+    p = sub.add_parser("match", help="seeded games between two practice-opponent policies",
+                       description="Seeded games between two practice opponents, seats "
+                                   "alternated; progress on stderr, the summary on stdout.")
+    from .policies.cli import add_arguments as match_arguments
+    match_arguments(p)
+    p = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL")
+    p.add_argument("--to", required=True, metavar="postgresql://...",
+                   help="the PostgreSQL database to copy into (empty of games)")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="the SQLite file (default: DATABASE_PATH, or data/referee.db)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         return _run_bot()
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="start the bot (the default)")
-    sub.add_parser("commands", help="print and validate the slash command tree")
-    p = sub.add_parser("replay", help="replay a game record")
-    p.add_argument("file")
-    p = sub.add_parser("render", help="draw a record's pictures (public board, each seat's "
-                                      "panel) as PNG files")
-    p.add_argument("file")
-    p.add_argument("--at", type=int, metavar="N",
-                   help="after the first N entries (default: the end)")
-    p.add_argument("--out", required=True, metavar="DIR")
-    p = sub.add_parser("selfplay", help="play one random game and write its record")
-    p.add_argument("game")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--out")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p = sub.add_parser("match", help="seeded games between two practice-opponent policies")
-    from .policies.cli import add_arguments as match_arguments
-    match_arguments(p)
-    p = sub.add_parser("migrate", help="copy the SQLite database into PostgreSQL")
-    p.add_argument("--to", required=True, metavar="postgresql://...")
-    p.add_argument("--from", dest="source", metavar="FILE",
-                   help="the SQLite file (default: DATABASE_PATH, or data/referee.db)")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     if args.command == "run":
         return _run_bot()
     if args.command == "match":

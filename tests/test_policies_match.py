@@ -36,7 +36,7 @@ def test_match_text_and_bad_options(capsys):
     text = capsys.readouterr().out
     assert "tradeshowdown: 2 games, 3 players" in text and "draws" in text
     assert main(["match", "slideslam", "random", "random", "--games", "1",
-                 "--option", "rows=99"]) == 2
+                 "--option", "rows=99"]) == 1  # refused input (#27.15)
     assert "cannot play slideslam" in capsys.readouterr().err
 
 

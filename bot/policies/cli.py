@@ -10,38 +10,56 @@ from bot.engine import KINDS
 from bot.engine.core import RuleError
 
 from . import LEVELS
-from .match import run_match
+from .match import Progress, run_match
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", choices=KINDS)
-    p.add_argument("policy_a", choices=LEVELS)
-    p.add_argument("policy_b", choices=LEVELS)
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--processes", type=int, default=1)
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("game", choices=KINDS, metavar="GAME", help="which game: " + ", ".join(KINDS))
+    p.add_argument("policy_a", choices=LEVELS, metavar="POLICY_A",
+                   help="the first practice opponent: " + ", ".join(LEVELS))
+    p.add_argument("policy_b", choices=LEVELS, metavar="POLICY_B",
+                   help="the second one (seats alternate game by game)")
+    p.add_argument("--games", type=int, default=20, metavar="N",
+                   help="how many games (default: 20)")
+    p.add_argument("--players", type=int, default=2, metavar="K",
+                   help="players per game; with more than two the seats alternate A, B, A, ... "
+                        "(default: 2)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, as in a record (repeat for several), e.g. "
+                        "--option columns=8")
+    p.add_argument("--seed", type=int, default=1,
+                   help="the run's seed: game i uses seed*100003+i (default: 1)")
+    p.add_argument("--processes", type=int, default=1, metavar="P",
+                   help="games played at once in P worker processes (default: 1)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object on stdout instead of the summary")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress lines on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
+    """The match; 0 done, 1 refused (bad options: one line on stderr)."""
     options = {}
     for pair in args.option:
         key, sep, value = pair.partition("=")
         if not sep:
             print(f"--option takes key=value, not {pair!r}", file=sys.stderr)
-            return 2
+            return 1
         options[key] = value
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
-        return 2
+        return 1
+    if args.processes < 1:
+        print("--processes must be at least 1", file=sys.stderr)
+        return 1
+    progress = None if args.quiet else Progress(
+        f"{args.game} {args.policy_a} vs {args.policy_b}", args.games)
     try:
         res = run_match(args.game, args.policy_a, args.policy_b, args.games, args.players,
-                        options, seed=args.seed, processes=args.processes)
+                        options, seed=args.seed, processes=args.processes, progress=progress)
     except RuleError as e:
         print(f"cannot play {args.game}: {e}", file=sys.stderr)
-        return 2
+        return 1
     if args.json:
         print(json.dumps(res.to_json()))
         return 0
@@ -56,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bot match", description=__doc__)
+    from bot.__main__ import Parser  # a refused command line exits 1, as in `python -m bot`
+    p = Parser(prog="python -m bot match", description=__doc__)
     add_arguments(p)
     return run(p.parse_args(argv))
 

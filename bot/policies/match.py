@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TextIO
 
 from bot.engine import CHANCE, load
 from bot.engine.core import Game
@@ -102,6 +103,47 @@ def seats_for(a: str, b: str, players: int, i: int) -> list[str]:
     return [first if s % 2 == 0 else second for s in range(players)]
 
 
+class Progress:
+    """Progress of a long run, on stderr: a line every `every` games (and at the end) with the
+    games done, the rate and the time left, so a run of minutes is never silent."""
+
+    def __init__(self, label: str, total: int, every: int | None = None,
+                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic):
+        self.label, self.total = label, total
+        self.every = every or max(1, min(50, total // 10))
+        self.stream, self.clock = stream, clock
+        self.done = 0
+        self.start = self.last = clock()
+
+    # Slow games (a `hard` KAPLOOM! game takes seconds): a line at least this often anyway.
+    QUIET_SECONDS = 30.0
+
+    def __call__(self, n: int = 1) -> None:
+        self.done += n
+        now = self.clock()
+        if (self.done % self.every and self.done != self.total
+                and now - self.last < self.QUIET_SECONDS):
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = self.done / elapsed
+        if self.done >= self.total:
+            tail = f"done in {_duration(elapsed)}"
+        else:
+            tail = f"about {_duration((self.total - self.done) / rate)} left"
+        print(f"{self.label}: {self.done}/{self.total} games, {rate:.2f} games/s, {tail}",
+              file=self.stream or sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
 def _one(args: tuple) -> GameResult:
     kind, levels, seed, options, timed = args
     return play_game(kind, levels, seed, options, timed)
@@ -109,15 +151,24 @@ def _one(args: tuple) -> GameResult:
 
 def run_match(kind: str, a: str, b: str, games: int, players: int = 2,
               options: dict | None = None, seed: int = 1, processes: int = 1,
-              timed: bool = False) -> MatchResult:
+              timed: bool = False, progress: Callable[[], None] | None = None
+              ) -> MatchResult:
+    """`progress()` is called after each game (e.g. a `Progress`)."""
     jobs = [(kind, seats_for(a, b, players, i), seed * 100003 + i, options, timed)
             for i in range(games)]
+    results = []
     if processes > 1:
         import multiprocessing as mp
         with mp.get_context("fork").Pool(processes) as pool:
-            results = pool.map(_one, jobs, chunksize=1)
+            for r in pool.imap(_one, jobs, chunksize=1):  # in order, as they finish
+                results.append(r)
+                if progress is not None:
+                    progress()
     else:
-        results = [_one(j) for j in jobs]
+        for j in jobs:
+            results.append(_one(j))
+            if progress is not None:
+                progress()
     return summarize(kind, a, b, results)
 
 
