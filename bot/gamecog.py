@@ -23,7 +23,7 @@ from discord.ext import commands
 
 import rendering
 
-from . import guide, layout, practice
+from . import carrier, guide, layout, practice
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
@@ -174,6 +174,7 @@ class GameCog(commands.GroupCog):
 
     async def on_component(self, interaction: discord.Interaction, call: ComponentCall) -> None:
         """Every pressed button and made selection of this game, from bot.ui.GameItem."""
+        carrier.carry(call.game_id, interaction)
         if call.tag == "mv":
             await self.on_move_component(interaction, call.game_id, call.version, call.arg)
         elif call.tag == "ms":
@@ -516,8 +517,10 @@ class GameCog(commands.GroupCog):
                     kw["attachments"] = [kw.pop("file")]
                 return kw
             try:
-                await retrying(lambda: channel.get_partial_message(old_id).edit(
-                    allowed_mentions=discord.AllowedMentions.none(), **edit_kwargs()))
+                await carrier.edit(row.id, old_id, lambda: dict(
+                    edit_kwargs(), allowed_mentions=discord.AllowedMentions.none()),
+                    lambda make: retrying(lambda: channel.get_partial_message(old_id).edit(
+                        **make())))
                 msg_id = old_id
             except (discord.NotFound, discord.Forbidden):
                 same_turn = False  # deleted, or no longer ours to edit: post it anew below
@@ -529,15 +532,20 @@ class GameCog(commands.GroupCog):
             if pinged and game.outcome() is None:
                 panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "
                                      + panel.content)
+            def rest(make):
+                return retrying(lambda: channel.send(**make()))
             for chunk in before:  # a long reveal: its start goes first, the board comes last
-                await retrying(lambda: channel.send(
-                    chunk, allowed_mentions=discord.AllowedMentions.none()))
-            msg = await retrying(lambda: channel.send(allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=pinged), **panel.send_kwargs()))
+                await carrier.send(row.id, channel, lambda: dict(
+                    content=chunk, allowed_mentions=discord.AllowedMentions.none()), rest)
+            msg = await carrier.send(row.id, channel, lambda: dict(
+                panel.send_kwargs(), allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=pinged)), rest)
             msg_id = msg.id
             if old_id and old_id != msg_id:
                 try:  # stale buttons would only be refused; removing them avoids the confusion
-                    await channel.get_partial_message(old_id).edit(view=None)
+                    await carrier.edit(row.id, old_id, lambda: {"view": None},
+                                       lambda make: channel.get_partial_message(old_id).edit(
+                                           **make()))
                 except discord.HTTPException:
                     pass
         row.extra = await self.bot.store.update_extra(
@@ -616,7 +624,7 @@ class GameCog(commands.GroupCog):
                 # pressed into an "earlier moment" refusal, saying truly why.
                 if "message" in last and not last.get("retired"):
                     text = await self._retired_text(row, game, int(seat_key))
-                    await self._edit_dm(last, Panel(text))
+                    await self._edit_dm(last, Panel(text), game_id=row.id)
                 del panels[seat_key]
         if panels != row.extra.get("panels", {}) or closed != set(
                 row.extra.get("dm_closed", [])) or offered != set(
@@ -647,7 +655,7 @@ class GameCog(commands.GroupCog):
             text = await self._retired_text(row, game, seat)
             panel, sig, same_phase = Panel((notes + "\n\n" if notes else "") + text), "", False
             if last and "message" in last:
-                if await self._edit_dm(last, panel):
+                if await self._edit_dm(last, panel, game_id=row.id):
                     last["retired"] = True
                     return
         if uid not in closed:
@@ -661,7 +669,8 @@ class GameCog(commands.GroupCog):
                                 and str(last.get("sig", "")).endswith(view_sig))
                 if not same_picture and panel.picture is None:
                     panel.picture = await self.picture(row, game, seat)
-                if await self._edit_dm(last, panel, keep_picture=same_picture):
+                if await self._edit_dm(last, panel, keep_picture=same_picture,
+                                       game_id=row.id):
                     last["sig"] = sig
                     last["notes"] = _digest(notes)
                     return
@@ -671,7 +680,7 @@ class GameCog(commands.GroupCog):
             if sent is not None:
                 if needs_panel:
                     if last and "message" in last and not last.get("retired"):
-                        await self._edit_dm(last, None)  # the new phase's panel replaces it
+                        await self._edit_dm(last, None, game_id=row.id)  # the new phase's panel replaces it
                     panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
                                          "phase": phase, "sig": sig, "notes": _digest(notes)}
                 return
@@ -711,7 +720,7 @@ class GameCog(commands.GroupCog):
                 f"```\n{game.text(seat)}\n```\n{why}")
 
     async def _edit_dm(self, last: dict[str, Any], panel: Panel | None, *,
-                       keep_picture: bool = False) -> bool:
+                       keep_picture: bool = False, game_id: int = 0) -> bool:
         """Edit a DM panel in place; `panel=None` only takes its components away;
         `keep_picture`: the picture on the message stays (it shows the same view)."""
         if "message" not in last:
@@ -730,8 +739,9 @@ class GameCog(commands.GroupCog):
                 kw["attachments"] = []
             return kw
         try:
-            await retrying(lambda: channel.get_partial_message(last["message"]).edit(
-                **edit_kwargs()))
+            await carrier.edit(game_id, last["message"], edit_kwargs,
+                               lambda make: retrying(lambda: channel.get_partial_message(
+                                   last["message"]).edit(**make())))
         except discord.HTTPException:
             return False
         return True
@@ -797,6 +807,7 @@ class GameCog(commands.GroupCog):
     # ---- component callbacks (from bot.ui) ---------------------------------------------------
     async def on_move_component(self, interaction: discord.Interaction, game_id: int,
                                 version: int | str | None, move: str) -> None:
+        carrier.carry(game_id, interaction)
         message = interaction.message
         ephemeral_panel = message is not None and message.flags.ephemeral
         if not interaction.response.is_done():

@@ -15,6 +15,7 @@ process acts on it, and also replays publishing that a crashed process never fin
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import logging
 import random
@@ -414,8 +415,10 @@ class Tables:
 
     def _ensure_scheduler(self) -> None:
         if self._scheduler is None or self._scheduler.done():
+            # A context of its own: the task must not inherit the interaction of whatever
+            # move first started it (bot/carrier.py), its messages are its own.
             self._scheduler = asyncio.get_running_loop().create_task(
-                self._schedule(), name="referee-scheduler")
+                self._schedule(), name="referee-scheduler", context=contextvars.Context())
 
     async def _schedule(self) -> None:
         """The one timer task: sleep until the earliest due time (or a wake-up from a commit

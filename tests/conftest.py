@@ -29,7 +29,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 async def boot(db: Path, fake: FakeDiscord | None = None, **settings) -> FakeDiscord:
-    bot = RefereeBot(make_settings(db, **settings), extra_extensions=("coin_cog",))
+    bot = RefereeBot(make_settings(db, **settings), extra_extensions=("coin_cog", "take_cog"))
     fake = fake or FakeDiscord(loud_loggers=LOUD)
     return await start_bot(bot, fake)
 

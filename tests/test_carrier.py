@@ -1,0 +1,92 @@
+"""A move made by a click publishes through that click (issue #23 item 1): the turn message is
+edited as the click's own answer, a new turn message is its follow-up, and none of it uses the
+bot's own REST routes (bound to Discord's global rate limit). What the interaction cannot carry
+(a token too old, a failed follow-up) goes over REST, and nothing is lost."""
+from __future__ import annotations
+
+import datetime as dt
+
+import discord
+import pytest
+
+import bot.carrier as carrier
+from test_lobby_flow import challenge_buttons
+
+
+async def start(fake, world, pile=9):
+    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
+                                 channel=world.games, opponent=world.bob, pile=pile))
+    msg = fake.messages_in(world.games)[-1]
+    await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
+    return (await fake.bot.store.active_games())[-1]
+
+
+def take(fake, msg, n, user):
+    cid = next(c for c in msg.custom_ids if c.endswith(f":mv:take {n}"))
+    return fake.click(msg, cid, user=user)
+
+
+def rest_in(requests, channel_id):
+    return [r for r in requests if r.seam == "rest" and r.args.get("channel_id") == channel_id]
+
+
+async def test_a_click_publishes_through_its_own_interaction(fake, world):
+    row = await start(fake, world)
+    card = fake.messages_in(row.thread_id)[-1]
+    assert world.alice.mention in card.content
+    new = await fake.invoke(take(fake, card, 2, world.alice))
+    assert rest_in(new, row.thread_id) == [], [(r.method, r.route) for r in new]
+    callbacks = [r for r in new if r.route.endswith("/callback")]
+    assert [r.callback_type for r in callbacks] == [6]  # the click's answer: update its message
+    posts = fake.messages_in(row.thread_id)
+    nxt = posts[-1]
+    assert nxt.id != card.id and "Alice takes 2; 7 left." in nxt.content
+    assert world.bob.mention in nxt.content and world.alice.mention not in nxt.content
+    assert fake.messages[card.id].custom_ids == []  # the old card lost its buttons
+    # Bob answers on the card the follow-up made: the same path again.
+    new = await fake.invoke(take(fake, nxt, 3, world.bob))
+    assert rest_in(new, row.thread_id) == []
+    assert "Bob takes 3; 4 left." in fake.messages_in(row.thread_id)[-1].content
+
+
+async def test_an_old_token_falls_back_to_rest_and_loses_nothing(fake, world, monkeypatch):
+    row = await start(fake, world)
+    monkeypatch.setattr(carrier, "TOKEN_LIFE", dt.timedelta(seconds=-1))
+    card = fake.messages_in(row.thread_id)[-1]
+    new = await fake.invoke(take(fake, card, 1, world.alice))
+    assert [r.method for r in rest_in(new, row.thread_id)] == ["POST", "PATCH"]
+    assert "Alice takes 1; 8 left." in fake.messages_in(row.thread_id)[-1].content
+    assert fake.messages[card.id].custom_ids == []
+
+
+async def test_a_failed_follow_up_is_posted_over_rest(fake, world, monkeypatch):
+    row = await start(fake, world)
+    real = discord.Webhook.send
+
+    async def failing(self, *args, **kwargs):
+        if not kwargs.get("ephemeral"):
+            raise discord.HTTPException(type("R", (), {"status": 503, "reason": "down"})(),
+                                        "the follow-up failed")
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", failing)
+    card = fake.messages_in(row.thread_id)[-1]
+    new = await fake.invoke(take(fake, card, 3, world.alice))
+    posted = [r for r in rest_in(new, row.thread_id) if r.method == "POST"]
+    assert len(posted) == 1 and world.bob.mention in posted[0].body["content"]
+    assert "Alice takes 3; 6 left." in fake.messages_in(row.thread_id)[-1].content
+
+
+@pytest.mark.parametrize("pile", [12])
+async def test_a_whole_game_by_clicks_needs_no_global_requests_after_the_start(fake, world,
+                                                                               pile):
+    row = await start(fake, world, pile)
+    mark = len(fake.requests)
+    moves = 0
+    users = [world.alice, world.bob]
+    while (await fake.bot.store.get_game(row.id)).status == "active":
+        card = fake.messages_in(row.thread_id)[-1]
+        await fake.invoke(take(fake, card, 1 + moves % 2, users[moves % 2]))
+        moves += 1
+    assert moves >= 6
+    assert [r for r in fake.requests[mark:] if r.seam == "rest"] == []
