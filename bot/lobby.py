@@ -269,12 +269,22 @@ class Lobby:
         except discord.Forbidden:
             raise RuleError("I can't create a thread in this channel. Give me the Create Public "
                             "Threads and Send Messages in Threads permissions, then try again.")
-        cog = getattr(self.bot, "game_cogs", {}).get(kind)
-        if cog is not None:
-            options = await cog.prepare_options(dict(options), list(players))
-        played = await self.bot.tables.create(
-            kind, list(players), options, guild_id=guild_id, channel_id=channel_id,
-            thread_id=thread.id, names=seat_names, extra=extra)
+        try:
+            cog = getattr(self.bot, "game_cogs", {}).get(kind)
+            if cog is not None:
+                options = await cog.prepare_options(dict(options), list(players))
+            played = await self.bot.tables.create(
+                kind, list(players), options, guild_id=guild_id, channel_id=channel_id,
+                thread_id=thread.id, names=seat_names, extra=extra)
+        except BaseException:
+            # No game: the thread says so rather than stand empty (the caller tells the
+            # players what happened, and a challenge is open again).
+            try:
+                await thread.send("⚠️ This game could not start, so nothing will happen in "
+                                  "this thread; its challenge or table is open again.")
+            except discord.HTTPException:
+                pass
+            raise
         return played, thread
 
     # ---- practice: the bot takes the other seats ------------------------------------------------

@@ -388,3 +388,28 @@ async def test_challenges_over_for_a_day_are_purged(fake, world):
     assert await store.get_challenge(old) is None
     assert (await store.get_challenge(recent))["status"] == "declined"
     assert (await store.get_challenge(still_open))["status"] == "open"
+
+
+async def test_a_game_that_cannot_be_made_reopens_the_challenge(fake, world, monkeypatch):
+    """The thread was made, then the game could not be (the database failed): the challenge
+    is open again, the thread says nothing will happen there, the player gets a reference."""
+    msg = await open_challenge(fake, world)
+    accept = challenge_buttons(msg)["accept"]
+    cid = int(accept.split(":")[1])
+    create = fake.bot.tables.create
+
+    async def broken(*a, **k):
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(fake.bot.tables, "create", broken)
+    new = await fake.invoke(fake.click(msg, accept, user=world.bob), check=False)
+    assert len(fake.errors) == 1  # logged once, with its reference
+    fake.errors.clear()
+    assert any("Something went wrong" in (r.content or "") for r in new if r.ephemeral)
+    assert (await fake.bot.store.get_challenge(cid))["status"] == "open"
+    [thread] = [c for c in fake.channels.values() if c.is_thread]
+    assert "could not start" in fake.messages_in(thread)[-1].content
+    monkeypatch.setattr(fake.bot.tables, "create", create)
+    await fake.invoke(fake.click(msg, accept, user=world.bob))
+    [row] = await fake.bot.store.active_games()
+    assert (await fake.bot.store.get_challenge(cid))["game_id"] == row.id
