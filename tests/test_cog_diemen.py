@@ -967,7 +967,7 @@ async def test_the_turn_message_and_refusals_speak_words_not_notation(fake, worl
     # the flick step: what to do, and everything on the message named in words
     await click(fake, row, world.alice, "flick 1")
     msg = await turn_msg(fake, row)
-    assert "Alice to flick a real die and report it (flick 1 of 1)" in msg.content
+    assert "Alice to flick a real die for flick 1 of 1 and report it" in msg.content
     assert "then report the number and everything that fell" in msg.content
     assert "`" not in msg.content and not SEAT_CODE.search(msg.text())
     # Bob, who waits, is told why in words

@@ -131,7 +131,7 @@ def test_the_physical_flick_and_its_review():
     report = menu.group("rp")
     assert [s for s in dict.fromkeys(i.step for i in report.items)] == [
         f"Rolled {n}" for n in range(1, 7)]
-    assert g.prompt(None).status == "Ann to flick a real die and report it (flick 1 of 2)"
+    assert g.prompt(None).status == "Ann to flick a real die for flick 1 of 2 and report it"
     g.apply(0, "result 4 hit=F2")
     assert [gr.key for gr in g.menu(1).groups] == ["accept", "dispute"]
     assert g.menu(1).group("accept").tone == Tone.GOOD

@@ -39,8 +39,8 @@ def status(g: "DieMen") -> str:
         if CHANCE in g._actors():
             return f"The referee rolls {me}'s {_flick_no(g)}."
         if g.flick_mode() == "simulated":
-            return f"{me} to aim {_flick_no(g)} (the referee rolls)"
-        return f"{me} to flick a real die and report it ({_flick_no(g)})"
+            return f"{me} to aim {_flick_no(g)}, which the referee rolls"
+        return f"{me} to flick a real die for {_flick_no(g)} and report it"
     if ph == "review":
         return f"{rival} to accept or dispute {me}'s report"
     if ph == "switch":
