@@ -9,6 +9,7 @@ import random
 import re
 import sys
 
+import discord
 import pytest
 from PIL import Image
 
@@ -100,14 +101,9 @@ def assert_png(f):
     assert f.filename.endswith(".png") and f.description
 
 
-def move_action(move: str) -> str:
-    """The menu group (an action's name) a Phase 1 move belongs to, as the engine reads it."""
-    from bot.engine.kaploom.describe import IMMEDIATE_VERB, read
-    from bot.engine.kaploom import Kaploom
-    m = read(Kaploom.new(2), move)
-    if m["verb"] == "timeloop":
-        return "TIME LOOP ability"
-    return m["action"].name if m["action"] is not None else IMMEDIATE_VERB.get(m["verb"], "")
+def move_action(game, seat: int, move: str) -> str:
+    """The menu group (an action's key) a Phase 1 move belongs to, as the engine groups it."""
+    return next((g.key for g in game.menu(seat).groups if move in g.moves()), "")
 
 
 def cog_module(fake):
@@ -154,25 +150,29 @@ async def start_duel(fake, world, **options):
     return (await fake.bot.store.active_games())[-1]
 
 
-async def choose(fake, user, move):
+async def choose(fake, user, move, panel=None):
     """Make a Phase 1 move through the panel: the action select, then the dice select
-    (narrowing when the list is long)."""
-    panel = panel_of(fake, user)
-    name = move_action(move)
+    (a page of it when the list is long)."""
+    panel = panel or panel_of(fake, user)
+    gid = int(panel.custom_ids[0].split(":")[1])
+    row, game = await fake.bot.tables.load(gid)
+    name = move_action(game, row.seat_of(user.id), move)
     tag = next(t for t in ("kp:atk:", "kp:act:") if any(
-        tag_of(c).startswith(PREFIX[t]) and name in options(panel, t) for c in panel.custom_ids))
-    await fake.invoke(fake.select(panel, component(panel, tag)["custom_id"], [name], user=user))
-    panel = fake.messages[panel.id]
-    for _ in range(4):
+        tag_of(c) == PREFIX[t] and name in options(panel, t) for c in panel.custom_ids))
+    for page in range(30):
+        await fake.invoke(fake.select(panel, component(panel, tag)["custom_id"], [name],
+                                      user=user))
+        panel = fake.messages[panel.id]
         values = options(panel, "kp:pick:")
+        if move not in values:
+            assert f">{page}" in values, f"{move} not reachable in the dice select"
+            await fake.invoke(fake.select(panel, component(panel, "kp:pick:")["custom_id"],
+                                          [f">{page}"], user=user))
+            panel = fake.messages[panel.id]
+            values = options(panel, "kp:pick:")
         if move in values:
             return await fake.invoke(fake.select(panel, component(panel, "kp:pick:")["custom_id"],
                                                  [move], user=user))
-        step = next(v for v in values if v.startswith(">")
-                    and all(d in move.split() for d in v[1:].split(",")))
-        await fake.invoke(fake.select(panel, component(panel, "kp:pick:")["custom_id"], [step],
-                                      user=user))
-        panel = fake.messages[panel.id]
     raise AssertionError(f"{move} not reachable in the dice select")
 
 
@@ -198,7 +198,7 @@ def assert_no_secret(fake, row, extra=()):
 # --- starting a game ---------------------------------------------------------------------------------
 
 async def test_challenge_with_side_and_supers(fake, world):
-    msg = await challenge(fake, world, side="villain", supers="Spoiler Alert!, Tough Nut",
+    msg = await challenge(fake, world, sides="villain", supers="Spoiler Alert!, Tough Nut",
                           timer=120)
     assert world.bob.mention in msg.content and "KAPLOOM!" in msg.content
     await fake.invoke(fake.click(msg, challenge_buttons(msg)["accept"], user=world.bob))
@@ -220,7 +220,7 @@ async def test_challenge_with_side_and_supers(fake, world):
 @pytest.mark.parametrize("given,expected", [
     (dict(supers="Victor Kane"), "Seat 1 is a hero here, but Victor Kane is a villain super"),
     (dict(supers="Tough Nut, Timeout!"), "Seat 2 is a villain here"),
-    (dict(side="villain", supers="Tough Nut"), "A villain may be Victor Kane or Spoiler Alert!"),
+    (dict(sides="villain", supers="Tough Nut"), "A villain may be Victor Kane or Spoiler Alert!"),
     (dict(supers="Batman"), "'Batman' is not a super"),
     (dict(supers="Tough Nut, Victor Kane, Timeout!"), "at most 2 supers"),
 ])
@@ -237,10 +237,10 @@ async def test_challenge_payload_limits_and_autocomplete(fake, world):
                    opponent=world.bob, timer=5000)
     with pytest.raises(RefusedPayload):
         fake.slash(fake.bot, f"{KIND} challenge", user=world.alice, channel=world.games,
-                   opponent=world.bob, side="robot")
+                   opponent=world.bob, sides="robot")
     payload = fake.autocomplete(fake.bot, f"{KIND} challenge", user=world.alice,
                                 channel=world.games, focused="supers", opponent=world.bob,
-                                side="villain", supers="")
+                                sides="villain", supers="")
     await fake.invoke(payload)
     values = [c["value"] for c in fake.autocomplete_choices(payload)]
     assert values[0] == "none" and "Victor Kane, Tough Nut" in values
@@ -266,15 +266,15 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     assert "d1 blue" in panel_a.files[0].description
     # only actions the dice can fill, in two selects
     atk, act = options(panel_a, "kp:atk:"), options(panel_a, "kp:act:")
-    assert "BLOCK" in atk and "GROW" in act and "KAPLOOM!" not in atk
-    assert "TIME JUMP" in act and "SUCKER PUNCH" in act
+    assert "block" in atk and "grow" in act and "kaploom" not in atk
+    assert "timejump" in act and "suckerpunch" in act
     assert_no_secret(fake, row)
 
     # alice: GROW, BLOCK, SUCKER PUNCH; a mistake taken back with ↩️ on the way
     await choose(fake, world.alice, "assign GROW d1 d2")
     panel = panel_of(fake, world.alice)
     assert "GROW ← d1 blue: X-Factor + d2 yellow: Energy" in panel.content
-    assert "GROW" not in options(panel, "kp:act:")        # each action once a round
+    assert "grow" not in options(panel, "kp:act:")        # each action once a round
     await choose(fake, world.alice, "assign BRACE d3")
     await pick_in(fake, world.alice, "undo", "unassign BRACE")
     assert "BRACE ←" not in panel_of(fake, world.alice).content
@@ -285,7 +285,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     # bob: POW, then TIME JUMP (immediate: the thread hears its name only), then POWER ON
     await choose(fake, world.bob, "assign POW d7 d8")
     panel = panel_of(fake, world.bob)
-    await fake.invoke(fake.select(panel, component(panel, "kp:act:")["custom_id"], ["TIME JUMP"],
+    await fake.invoke(fake.select(panel, component(panel, "kp:act:")["custom_id"], ["timejump"],
                                   user=world.bob))
     picks = options(fake.messages[panel.id], "kp:pick:")
     assert "timejump d10 reroll d6" in picks and not any("d7" in p for p in picks)
@@ -309,7 +309,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     await press(fake, world.bob, "lock")
     text = thread_text(fake, row)
     assert "the screens come off" in text
-    assert "**GROW** (X-Factor Energy)" in text and "**POW** (Might Energy)" in text
+    assert "GROW (X-Factor Energy)" in text and "POW (Might Energy)" in text
     assert "Bob attacks Alice: POW 3 = 3; defense BLOCK 2 = 2" in text
     assert "30 → 29" in text and "Power Up, in turn order (Bob, Alice)" in text
     game = await game_of(fake, row)
@@ -356,8 +356,8 @@ async def test_illegal_moves_are_refused_with_the_rule(fake, world, monkeypatch)
     thread = fake.channels[row.thread_id]
 
     async def assign(user, action, dice):
-        return await fake.invoke(fake.slash(fake.bot, f"{KIND} assign", user=user,
-                                            channel=thread, action=action, dice=dice))
+        return await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=user,
+                                            channel=thread, move=f"assign {action} {dice}"))
     new = await assign(world.alice, "POW", "d1 d2")
     assert "POW needs M E. d2 fills E. Nothing fits M" in error(new).content
     new = await assign(world.alice, "KAPLOOM!", "d1")
@@ -378,23 +378,25 @@ async def test_illegal_moves_are_refused_with_the_rule(fake, world, monkeypatch)
     assert "only used in 2 vs 2" in error(new).content
     # a legal typed assignment answers privately, and the thread stays quiet
     before = len(fake.messages_in(row.thread_id))
-    new = await assign(world.alice, "grow", "d1, d2")
+    new = await assign(world.alice, "grow", "d1 d2")
     ok = [r for r in new if r.content and "✅" in r.content][0]
-    assert ok.ephemeral and "GROW" in ok.content
+    assert ok.ephemeral
     assert len(fake.messages_in(row.thread_id)) == before
     new = await assign(world.alice, "GROW", "d3 d4")
     assert "GROW already has dice this round" in error(new).content
-    # autocomplete offers only what fits
-    payload = fake.autocomplete(fake.bot, f"{KIND} assign", user=world.alice, channel=thread,
-                                focused="action", action="", dice="x")
+    # autocomplete offers only what fits, in the engine's words
+    payload = fake.autocomplete(fake.bot, f"{KIND} move", user=world.alice, channel=thread,
+                                focused="move", move="BLOCK")
     await fake.invoke(payload)
-    names = [c["value"] for c in fake.autocomplete_choices(payload)]
-    assert "BLOCK" in names and "GROW" not in names and "KAPLOOM!" not in names
-    payload = fake.autocomplete(fake.bot, f"{KIND} assign", user=world.alice, channel=thread,
-                                focused="dice", action="BLOCK", dice="")
+    choices = fake.autocomplete_choices(payload)
+    assert choices and all(c["value"].startswith("assign BLOCK ") for c in choices)
+    assert all("d1" not in c["value"].split() and "d2" not in c["value"].split()
+               for c in choices)
+    assert all(c["name"].startswith("BLOCK: ") for c in choices)
+    payload = fake.autocomplete(fake.bot, f"{KIND} move", user=world.alice, channel=thread,
+                                focused="move", move="KAPLOOM")
     await fake.invoke(payload)
-    combos = [c["value"] for c in fake.autocomplete_choices(payload)]
-    assert combos and all("d1" not in c and "d2" not in c for c in combos)
+    assert fake.autocomplete_choices(payload) == []
     # Phase 3 choices that are not yours
     await fake.bot.tables.play(row.id, world.alice.id, "lock")
     await fake.settle()
@@ -413,7 +415,7 @@ async def test_illegal_moves_are_refused_with_the_rule(fake, world, monkeypatch)
     assert "It is Bob's Power Up (turn order: Bob → Alice)" in \
         error(new).content
     new = await assign(world.bob, "POW", "d7 d8")
-    assert "Dice are assigned in Phase 1" in error(new).content
+    assert "belongs to Phase 1" in error(new).content
 
 
 async def test_strangers_and_stale_panels_are_refused(fake, world, monkeypatch):
@@ -421,11 +423,11 @@ async def test_strangers_and_stale_panels_are_refused(fake, world, monkeypatch):
     row = await start_duel(fake, world)
     panel = panel_of(fake, world.alice)
     select = component(panel, "kp:act:")["custom_id"]
-    new = await fake.invoke(fake.select(panel, select, ["GROW"], user=world.carol))
+    new = await fake.invoke(fake.select(panel, select, ["grow"], user=world.carol))
     assert "You are not playing in this game" in error(new).content
-    new = await fake.invoke(fake.select(panel, select, ["GROW"], user=world.bob))
-    assert "GROW" in error(new).content or "earlier moment" in error(new).content
-    late = fake.select(panel, select, ["TIME JUMP"], user=world.alice)  # sent, then delayed
+    new = await fake.invoke(fake.select(panel, select, ["grow"], user=world.bob))
+    assert "can no longer fill" in error(new).content or "earlier moment" in error(new).content
+    late = fake.select(panel, select, ["timejump"], user=world.alice)  # sent, then delayed
     await choose(fake, world.alice, "assign GROW d1 d2")
     # the panel moved on to the next version: the late choice is refused as stale
     new = await fake.invoke(late)
@@ -439,7 +441,7 @@ async def test_another_players_move_keeps_my_open_choice(fake, world, monkeypatc
     script_rolls(monkeypatch, RULEBOOK_ROLL)
     await start_duel(fake, world)
     panel = panel_of(fake, world.alice)
-    await fake.invoke(fake.select(panel, component(panel, "kp:act:")["custom_id"], ["GROW"],
+    await fake.invoke(fake.select(panel, component(panel, "kp:act:")["custom_id"], ["grow"],
                                   user=world.alice))
     assert any(tag_of(c).startswith("kpp") for c in fake.messages[panel.id].custom_ids)
     before = len(fake.dms_to(world.alice))
@@ -462,8 +464,8 @@ async def test_timer_locks_whatever_is_placed(fake, world, monkeypatch):
     await fake.bot.tables.expire(row.id, row.version)
     await fake.settle()
     text = thread_text(fake, row)
-    assert "Time ran out" in text and "**GROW** (X-Factor Energy)" in text
-    assert "**POW** (Might Energy)" in text and "30 → 27" in text
+    assert "Time ran out" in text and "GROW (X-Factor Energy)" in text
+    assert "POW (Might Energy)" in text and "30 → 27" in text
 
 
 # --- reference commands -------------------------------------------------------------------------
@@ -476,7 +478,7 @@ async def test_dice_command_shows_public_dice_only(fake, world, monkeypatch):
                                        channel=thread))
     reply = answer(new)
     assert reply.ephemeral
-    assert "d1 blue: `X X X E W _`" in reply.content and "d5 action die [XW]: `X W _ _ _ _`" \
+    assert "d1 blue: X X X E W _" in reply.content and "d5 action die [XW]: X W _ _ _ _" \
         in reply.content
     assert "showing" not in reply.content and "behind the screens" in reply.content
     assert "Timeout!" in reply.content and "30/30" in reply.content
@@ -499,7 +501,7 @@ async def test_dice_command_shows_public_dice_only(fake, world, monkeypatch):
     await fake.settle()
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} dice", user=world.carol,
                                        channel=thread, player=world.alice))
-    assert "d1 blue: `X X X E W _` — showing X-Factor" in answer(new).content
+    assert "d1 blue: X X X E W _ — showing X-Factor" in answer(new).content
 
 
 async def test_action_board_as_picture_and_text(fake, world):
@@ -508,8 +510,8 @@ async def test_action_board_as_picture_and_text(fake, world):
     sent = [r for r in new if r.content]
     assert all(r.ephemeral for r in sent)
     text = said(new)
-    assert "**POW** (M E): attack base 3" in text and "**KAPLOOM!** (M M E E X W)" in text
-    assert "`PAIR-ACT+`" in text and "HARD TO BREAK" not in text
+    assert "• POW (M E): attack base 3" in text and "• KAPLOOM! (M M E E X W)" in text
+    assert "PAIR-ACT+ " in text and "HARD TO BREAK" not in text
     files = [f for r in sent for f in r.files]
     assert files
     assert_png(files[0])
@@ -559,16 +561,16 @@ async def test_team_table_forms_by_join_and_starts(fake, world, monkeypatch):
     assert f"{bob_die['id']} {bob_die['colour']}:" in panel.content
     assert f"{bob_die['id']} {bob_die['colour']}:" not in panel_of(fake, dave).content
     # the Duo board is in the action select; what alice puts there, bob sees
-    assert "HAND-OFF" in options(panel, "kp:act:")
+    assert "handoff" in options(panel, "kp:act:")
     hand = next(m for m in game.legal(0) if m.startswith("assign HAND-OFF "))
     await choose(fake, world.alice, hand)
-    assert "Duo board**: HAND-OFF ←" in panel_of(fake, world.bob).content
+    assert "Duo board: HAND-OFF ←" in panel_of(fake, world.bob).content
     assert "Duo board" not in panel_of(fake, world.carol).content
     panel = panel_of(fake, world.alice)
     labels = [c.get("label") for c in panel.components() if c.get("type") == 2]
     assert "Attack Carol this round" in labels and "Attack Dave this round" in labels
     await press(fake, world.alice, "point @4")
-    assert "You attack **Dave**" in panel_of(fake, world.alice).content
+    assert "You attack Dave" in panel_of(fake, world.alice).content
     assert "points at" not in thread_text(fake, row)
     # lock everyone in through their panels: the reveal names the pointers
     for user in (world.alice, world.bob, world.carol, dave):
@@ -592,9 +594,10 @@ async def test_closed_dms_get_the_ephemeral_panel(fake, world, monkeypatch):
     fake.close_dms(world.bob)
     row = await start_duel(fake, world)
     assert fake.dms_to(world.bob) == []
-    [fallback] = [m for m in fake.messages_in(row.thread_id)
-                  if any(tag_of(c).startswith("pn") for c in m.custom_ids)]
-    assert world.bob.mention in fallback.content
+    offers = [m for m in fake.messages_in(row.thread_id)
+              if any(tag_of(c).startswith("pn") for c in m.custom_ids)]
+    assert offers and any(world.bob.mention in m.content for m in offers)
+    fallback = offers[-1]
     new = await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.carol))
     assert "You are not playing in this game" in error(new).content
     new = await fake.invoke(fake.click(fallback, f"g:{row.id}:-:pn", user=world.bob))
@@ -602,7 +605,7 @@ async def test_closed_dms_get_the_ephemeral_panel(fake, world, monkeypatch):
     assert panel_req.ephemeral and "d7 red: Might" in panel_req.content
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
              if m.audience == world.bob.id and any(ours(c) for c in m.custom_ids)][-1]
-    await fake.invoke(fake.select(panel, component(panel, "kp:atk:")["custom_id"], ["POW"],
+    await fake.invoke(fake.select(panel, component(panel, "kp:atk:")["custom_id"], ["pow"],
                                   user=world.bob))
     panel = fake.messages[panel.id]
     assert "assign POW d7 d8" in options(panel, "kp:pick:")
@@ -625,11 +628,10 @@ def greedy(game, seat, rng):
     """A quick, legal way to finish: attack hard, grab what Power Up offers."""
     moves = game.legal(seat)
     if game.view(None)["stage"] == "assign":
-        from bot.engine.kaploom.data import ALL_ACTIONS
+        from bot.engine.kaploom.describe import read
         best, score = "lock", 0
         for m in moves:
-            name = move_action(m)
-            a = ALL_ACTIONS.get(name or "")
+            a = read(game, m)["action"]
             if a is not None and m.startswith("assign") and a.effect.startswith("attack"):
                 s = 10 + a.amount + rng.random()
                 if s > score:
@@ -690,20 +692,20 @@ async def test_a_whole_game_to_the_end(fake, world, monkeypatch):
     assert_png(last.files[0])
 
 
-def test_long_choices_are_narrowed_step_by_step():
-    from cogs.kaploom import narrow
-    ways = [{"move": f"timejump d{i} reroll d{j}", "uses": [f"d{i}"], "rerolls": [f"d{j}"]}
+def test_long_choices_are_paged_by_their_first_die():
+    from bot.engine.menu import MenuItem
+    from cogs.kaploom import pages
+    ways = [MenuItem(f"timejump d{i} reroll d{j}", f"use d{i}, re-roll d{j}", step=f"d{i}")
             for i in range(1, 11) for j in range(1, 11) if i != j]
-    first = narrow(ways)
-    assert len(first) == 10 and first[0][0] == ">d1"
-    assert all(len(group) == 9 for _, group in first)
-    second = narrow(ways, ("d1",))
-    assert [v for v, _ in second] == [f"timejump d1 reroll d{j}" for j in range(2, 11)]
-    few = ways[:2]
-    assert narrow(few) == [(e["move"], [e]) for e in few]
-    # no split possible: the first 25, the rest typed
-    same = [{"move": f"assign X d{i}", "uses": [f"d{i}"], "rerolls": []} for i in range(40)]
-    assert len(narrow(same)) == 25
+    first = pages(ways)
+    assert len(first) == 10 and first[0][0] == "d1"
+    assert all(len(page) == 9 for _, page in first)
+    assert [w.move for w in first[0][1]] == [f"timejump d1 reroll d{j}" for j in range(2, 11)]
+    # a die with more than 25 ways: its ways in pages of 25
+    many = [MenuItem(f"pause d1 reroll d{j} d{k}", "x", step="d1")
+            for j in range(2, 12) for k in range(j + 1, 12)]
+    assert [(label, len(p)) for label, p in pages(many)] == [("d1 (1 of 2)", 25),
+                                                              ("d1 (2 of 2)", 20)]
 
 
 async def test_with_a_failing_renderer_everything_is_text(fake, world, monkeypatch):
@@ -718,7 +720,7 @@ async def test_with_a_failing_renderer_everything_is_text(fake, world, monkeypat
     await choose(fake, world.alice, "assign GROW d1 d2")
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} board", user=world.carol,
                                        channel=world.games))
-    assert "**POW** (M E)" in said(new) and not any(r.files for r in new)
+    assert "• POW (M E)" in said(new) and not any(r.files for r in new)
     assert failures  # each failed picture was logged
 
 
@@ -735,34 +737,43 @@ async def test_table_shows_the_running_game_privately(fake, world, monkeypatch):
 # --- every legal move is on a component (issue #13) -----------------------------------------------
 
 def reachable(cog, row, game, seat) -> set[str]:
-    """Every move a player can make by clicking their panel: buttons, move selects, and the
-    action select -> dice select (-> narrowing) path, followed as the handlers follow it."""
+    """Every move a player can make by clicking their panel: buttons, move selects, the
+    action select -> dice select (-> a page) path, and a long list's narrowing by step,
+    followed as the handlers follow them."""
     from bot.ui import GameItem
     found: set[str] = set()
     seen: set[tuple] = set()
 
-    def walk(chosen=None, prefix=()):
-        if (chosen, prefix) in seen:
+    def walk(chosen="", page=None):
+        if (chosen, page) in seen:
             return
-        seen.add((chosen, prefix))
-        panel = cog.panel(row, game, seat, "p0", chosen=chosen, prefix=prefix)
+        seen.add((chosen, page))
+        cog._chosen = {(row.id, seat): ("p0", chosen, page)}
+        panel = cog.panel(row, game, seat, "p0")
+        rows = [0] * 5
         for item in panel.items:
             assert isinstance(item, GameItem)
             call, inner = item.call, item.item
+            rows[inner.row] += 5 if isinstance(inner, discord.ui.Select) else 1
             if call.tag == "mv":
                 found.add(call.arg)
             elif call.tag == "ms":
                 found.update(o.value for o in inner.options)
+            elif call.tag == "nw":
+                group = game.menu(seat).group(call.arg)
+                steps = [o.label for o in inner.options]
+                found.update(i.move for i in group.items if i.step in steps)
             elif call.tag == "kpa":
                 for o in inner.options:
                     walk(o.value)
             elif call.tag == "kpp":
                 for o in inner.options:
                     if o.value.startswith(">"):
-                        walk(call.arg, tuple(o.value[1:].split(",")))
+                        walk(chosen, int(o.value[1:]))
                     else:
                         found.add(o.value)
             assert len(getattr(inner, "options", [])) <= 25
+        assert max(rows) <= 5, rows
     walk()
     return found
 
@@ -775,6 +786,7 @@ def test_every_legal_move_is_reachable_from_a_component(players, options):
     from bot.engine.kaploom import Kaploom
     from cogs.kaploom import KaploomCog
     cog = KaploomCog.__new__(KaploomCog)   # panels need no bot: they are built from the game
+    cog._chosen = {}
     row = SimpleNamespace(id=7, players=list(range(100, 100 + players)))
     game = Kaploom.new(players, options, names=["Ada", "Bo", "Cy", "Di"][:players])
     rng = random.Random(4)

@@ -194,8 +194,8 @@ def test_supers_set_health_dice_and_first_player():
 
 
 @pytest.mark.parametrize("options, players, text", [
-    ({"supers": "Victor Kane,Tough Nut"}, 2, "villain supers"),
-    ({"supers": "Tough Nut"}, 2, "one super per seat"),
+    ({"supers": "Victor Kane,Tough Nut"}, 2, "Victor Kane is a villain super"),
+    ({"supers": "Tough Nut,Victor Kane,none"}, 2, "at most 2 supers, one per seat"),
     ({"supers": "Batman,Victor Kane"}, 2, "not a super"),
     ({"mode": "3v3"}, 2, "one of duel, 2v2"),
     ({"timer": 99999}, 2, "must be from"),

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..menu import MenuGroup
 from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
                     MoveText, Option, OptionError, faces, join_names, phrase_key)
-from . import describe as describe_mod, phase1, phase3, view as view_mod
+from . import describe as describe_mod, menu as menu_mod, phase1, phase3, view as view_mod
 from .data import ALL_ACTIONS, SIDES, SUPERS, Action, board_actions
 from .dice import add_face, in_order, new_action, new_pool, new_trait, slots
 from .notation import PHASE1_VERBS, PHASE3_VERBS, split_verb
@@ -22,13 +23,14 @@ NO_SUPER = ("none", "-", "no", "")
 
 
 def parse_supers(text: str, seats: int) -> list[str | None]:
-    """'none' or one entry per seat ('Tough Nut,Victor Kane'; 'none' for a seat without)."""
+    """'none', or supers in seat order ('Tough Nut,Victor Kane'; 'none' for a seat without);
+    seats left out have none (one name: seat 1's)."""
     if phrase_key(text) in ("none", ""):
         return [None] * seats
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != seats:
+    parts = [p.strip() for p in text.replace(";", ",").replace("/", ",").split(",")]
+    if len(parts) > seats:
         raise OptionError(
-            f"Option `supers` names one super per seat, in seat order ({seats} here, e.g. "
+            f"`supers` names at most {seats} supers, one per seat in seat order (e.g. "
             f"{'Tough Nut,Victor Kane' if seats == 2 else 'Tough Nut,Timeout!,Victor Kane,none'}"
             f"), or is `none`; got {len(parts)}.")
     out: list[str | None] = []
@@ -40,7 +42,7 @@ def parse_supers(text: str, seats: int) -> list[str | None]:
         if name is None:
             raise OptionError(f"{p!r} is not a super: choose from {', '.join(SUPERS)} or none.")
         out.append(name)
-    return out
+    return out + [None] * (seats - len(out))
 
 
 def seat_sides(mode: str, sides: str) -> list[str]:
@@ -65,9 +67,9 @@ class Kaploom(Game):
         Option("mode", "duel", "duel (1 vs 1, 2 players) or 2v2 (two teams of two, 4 players)",
                choices=("duel", "2v2")),
         Option("supers", "none",
-               "super boards, one per seat in seat order (e.g. 'Tough Nut,Victor Kane'), "
-               "'none' for a seat without, or none at all"),
-        Option("sides", "hero", "seat 1's side (in 2 vs 2, seats 1 and 2)",
+               "supers in seat order, yours first (e.g. 'Tough Nut, Victor Kane'; 'none' for a "
+               "seat without), or none"),
+        Option("sides", "hero", "your side (in 2 vs 2 your team's); the others take the other",
                choices=("hero", "villain")),
         Option("timer", 180, "seconds for Phase 1; then whatever is placed is locked "
                              "(0: the table's turn timer)", 0, 3600),
@@ -120,6 +122,53 @@ class Kaploom(Game):
             out.append(("The Duo board (2 vs 2, shared by allies)", rows(DUO_TABLE)))
         return out
 
+    @classmethod
+    def supers_choices(cls, mode: str, side: str) -> list[tuple[str, str]]:
+        """Every `supers` value that fits the seats' sides (seat 1 on `side`), as (label,
+        value): "none" first, then one super per seat ("seat 1: Tough Nut / seat 2: none")."""
+        combos: list[list[str]] = [[]]
+        for s in seat_sides(mode, side):
+            combos = [c + [n] for c in combos
+                      for n in [n for n, st in SUPERS.items() if st.side == s] + ["none"]]
+        out = [("none", "none")]
+        for c in combos:
+            if any(n != "none" for n in c):
+                out.append((" / ".join(f"seat {i + 1}: {n}" for i, n in enumerate(c)),
+                            ", ".join(c)))
+        return out
+
+    @classmethod
+    def table_note(cls, options: dict[str, Any]) -> str:
+        """What an open table says under its text: how the teams form (2 vs 2)."""
+        if options.get("mode") != "2v2":
+            return ""
+        us, them = seat_sides("2v2", options.get("sides") or "hero")[1:3]
+        return (f"2 vs 2 — teams go by who joins: the host and the first to join (the "
+                f"{us}es) against the next two (the {them}s). Allies see each other's dice "
+                "and share the Duo board; each player points at the opponent they attack.")
+
+    @classmethod
+    def board_lines(cls, board: str) -> list[tuple[str, str]]:
+        """The printed table as (kind, text) lines, kind "title", "panel", "action" or
+        "requirements": `board` as board_sections takes it."""
+        out: list[tuple[str, str]] = []
+        for title, rows in cls.board_sections(board):
+            out.append(("title", title))
+            for n, (where, name, needs, text) in enumerate(rows):
+                if n == 0 or where != rows[n - 1][0]:
+                    out.append(("panel", where))
+                out.append(("action", f"{name} ({needs}): {text}"))
+        out.append(("requirements", "; ".join(f"{s} {text}"
+                                              for s, text in cls.requirement_words())))
+        return out
+
+    @classmethod
+    def board_choices(cls) -> list[tuple[str, str]]:
+        """(label, value) of every board `board_sections` shows."""
+        return [("the base board (every player)", "base")] + [
+            (f"{name} (super board, {side})", name) for name, side in cls.super_sides().items()
+        ] + [("the Duo board (2 vs 2)", "duo"), ("everything", "all")]
+
     @staticmethod
     def requirement_words() -> list[tuple[str, str]]:
         """The requirement symbols and what each asks of the dice."""
@@ -134,10 +183,11 @@ class Kaploom(Game):
         sides = seat_sides(options["mode"], options["sides"])
         for seat, (name, side) in enumerate(zip(supers, sides)):
             if name is not None and SUPERS[name].side != side:
+                fits = [n for n, s in SUPERS.items() if s.side == side]
                 raise OptionError(
-                    f"Seat {seat + 1} is a {side} (option `sides`), but {name} is a "
-                    f"{SUPERS[name].side}: give heroes hero supers and villains villain "
-                    f"supers, or change `sides`.")
+                    f"Seat {seat + 1} is a {side} here, but {name} is a {SUPERS[name].side} "
+                    f"super. A {side} may be {' or '.join(fits)} (or none); or change "
+                    "`sides`.")
         options["supers"] = ("none" if all(s is None for s in supers)
                              else ",".join(s or "none" for s in supers))
 
@@ -500,9 +550,50 @@ class Kaploom(Game):
     def _describe(self, move: str, seat: int) -> MoveText:
         return describe_mod.describe(self, move, seat)
 
-    def menu(self, seat: int) -> list[dict[str, Any]]:
-        """The seat's legal moves grouped as a player chooses them (describe.menu)."""
-        return describe_mod.menu(self, seat)
+    # --- what the screens ask (menu.py) ------------------------------------------------------
+    def _menu(self, seat: int) -> list[MenuGroup]:
+        return menu_mod.groups(self, seat)
+
+    def _status(self) -> str:
+        return menu_mod.status(self)
+
+    def _todo(self, seat: int) -> str:
+        return menu_mod.todo(self, seat)
+
+    def _waiting(self, seat: int) -> str:
+        return menu_mod.waiting(self, seat)
+
+    @classmethod
+    def versus(cls, names: list[str], options: dict[str, Any] | None = None) -> str:
+        """Who plays whom, by name: "Alice vs Bob"; in 2 vs 2 by team ("Alice and Bob vs
+        Carol and Dave": seats 1-2 are one team, 3-4 the other)."""
+        if (options or {}).get("mode") == "2v2" and len(names) == 4:
+            return f"{join_names(names[:2])} vs {join_names(names[2:])}"
+        return " vs ".join(names)
+
+    def seat_lines(self, seat: int) -> list[str]:
+        """What `seat`'s panel says of the game: its own facts only (view.seat_lines)."""
+        return view_mod.seat_lines(self.view(seat))
+
+    def dice_lines(self, seats: list[int]) -> list[str]:
+        """These players' dice as anyone may see them (view.dice_lines)."""
+        return view_mod.dice_lines(self.view(None), seats)
+
+    def reveal_lines(self) -> list[str]:
+        """The last reveal, board by board (view.reveal_lines); [] before the first."""
+        v = self.view(None)
+        return view_mod.reveal_lines(v) if v["combat"] else []
+
+    def picture_view(self, seat: int | None) -> dict[str, Any]:
+        """What a picture of `seat`'s view draws (view.picture_view)."""
+        return view_mod.picture_view(self.view(seat))
+
+    def goal(self) -> str:
+        """How to win, in words."""
+        if self.duel:
+            return "bring your opponent's health to 0"
+        return ("bring the other team's health to 0: a team wins when both its opponents are "
+                "knocked out")
 
     def view(self, player: int | None) -> dict[str, Any]:
         return view_mod.build(self, player)

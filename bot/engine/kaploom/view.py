@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..core import join_names
 from . import describe as describe_mod
 from .combat import formula
 from .data import ABILITY_TEXT, ALL_ACTIONS, FACE_NAMES, ROUND_LIMIT
@@ -191,3 +192,114 @@ def text(v: dict[str, Any]) -> str:
     out = "\n".join(lines)
     return out if len(out) <= 1500 else out[:1497] + "..."
 
+
+
+# --- words for a seat's screen, the dice list and the reveal (plain text; screens lay it out) ---
+
+def die_text(v: dict[str, Any], die: dict[str, Any], face: bool = True) -> str:
+    """`d2 yellow: Energy`, `d5 action die [XW]` (the face only while the view shows one)."""
+    faces = "".join(f for f in die["faces"] if f != "_")
+    name = die["colour"] if die["kind"] == "trait" else f"action die [{faces}]"
+    up = die.get("up") if face else None
+    return f"{die['id']} {name}" + (f": {v['face_names'][up]}" if up is not None else "")
+
+
+def seat_lines(v: dict[str, Any]) -> list[str]:
+    """What a seat's own panel says of the game (`v` is that seat's view): only the seat's
+    facts and its ally's roll as rolled, so what others do in secret never changes it."""
+    seat = v["you"]
+    me = v["players"][seat]
+    names = [p["name"] for p in v["players"]]
+    dice = {d["id"]: d for p in v["players"] for d in p["dice"]}
+    stage = "Phase 1, behind your screen" if v["stage"] == "assign" else (
+        "Power Up" if v["stage"] == "power" else f"phase {v['phase']}")
+    lines = [f"round {v['round']}: {stage} ({me['name']}, the {me['role']}) ❤️ "
+             f"{me['health']}/{me['max_health']} health"
+             + (" — knocked out" if me["ko"] else "")]
+    if v["stage"] == "assign":
+        lines.append("🎲 Your roll — unplaced: " + (" · ".join(
+            die_text(v, dice[d]) for d in me["free"] or []) or "none"))
+        places = [("📋 Placed", b) for b in me["board"] or []] + [
+            ("🤝 Duo board", b) for t in v["duo"] if seat in t["seats"] for b in t["board"] or []]
+        for where, b in places:
+            lines.append(f"{where}: {b['action']} ← "
+                         + " + ".join(die_text(v, dice[d]) for d in b["dice"])
+                         + (f" (for {names[b['ally']]})" if b.get("ally") is not None else ""))
+        if me["attack"] is not None and (me["attack"]["base"] or me["defense"]["base"]):
+            lines.append(f"⚔️ Your attack now: {me['attack']['text']} · 🛡️ defense: "
+                         f"{me['defense']['text']}")
+        for ally in (p for p in v["players"] if p["team"] == me["team"] and p is not me):
+            lines.append(f"🤝 Your ally {ally['name']} rolled: "
+                         + " · ".join(die_text(v, d) for d in ally["dice"]))
+        if me["pointer"] is not None:
+            lines.append(f"🎯 You attack {names[me['pointer']]} this round.")
+        return lines
+    if me["pending"]:
+        lines.append("⚠️ Pending: " + ", ".join(
+            f"{x['source']} −{x['amount']} health (from {names[x['by']]})"
+            for x in me["pending"]))
+    lines.append("🎲 Your dice: " + ", ".join(die_text(v, d, face=False) for d in me["dice"])
+                 + "".join(f" · {k}: {x}" for k, x in (
+                     ("unattached faces", " ".join(me["unattached"])),
+                     ("abilities", ", ".join(x["name"] for x in me["locked_in"])),
+                     ("spoiler tokens", me["spoilers"])) if x))
+    return lines
+
+
+def dice_lines(v: dict[str, Any], seats: list[int]) -> list[str]:
+    """Every die of these players, its six faces and (once revealed) the face showing."""
+    lines = [f"round {v['round']} — dice (the six faces of each; _ is blank)"
+             + (". The faces rolled this round stay behind the screens until the reveal."
+                if v["stage"] == "assign" else ".")]
+    for p in (v["players"][s] for s in seats):
+        lines.append(f"{p['name']} — {p['role']}, ❤️ {p['health']}/{p['max_health']}"
+                     + (" (KO)" if p["ko"] else ""))
+        for d in p["dice"]:
+            lines.append(f"  • {die_text(v, d, face=False)}: {' '.join(d['faces'])}"
+                         + (f" — showing {v['face_names'][d['up']]}"
+                            if d.get("up") is not None else ""))
+        extra = ([f"unattached faces {' '.join(p['unattached'])}"] if p["unattached"] else []) \
+            + (["locked in: " + "; ".join(f"{x['name']} ({x['text']})" for x in p["locked_in"])]
+               if p["locked_in"] else []) \
+            + ([f"spoiler tokens {p['spoilers']}"] if p["spoilers"] else [])
+        if extra:
+            lines.append("  " + " · ".join(extra))
+    return lines
+
+
+def reveal_lines(v: dict[str, Any]) -> list[str]:
+    """The last reveal, a line per board: each action with the faces on it, who attacks whom."""
+    combat = v["combat"]
+    names, faces = [p["name"] for p in v["players"]], v["face_names"]
+
+    def acts(board: list[dict[str, Any]]) -> str:
+        return " · ".join(f"{b['action']} (" + " ".join(faces[f] for f in b["faces"]) + ")"
+                          + (f" for {names[b['ally']]}" if b.get("ally") is not None else "")
+                          for b in board) or "no actions"
+    lines = [f"Round {combat['round']}, Phase 2 — the screens come off!"]
+    for p in v["players"]:
+        target = (combat.get("pointers") or {}).get(str(p["seat"]))
+        lines.append(f"• {p['name']} ({p['role']}): "
+                     + acts(combat["boards"].get(str(p["seat"])) or [])
+                     + (f" — attacks {names[target]}" if v["mode"] == "2v2"
+                        and target is not None else ""))
+    lines += [f"• Duo board of {join_names([names[s] for s in t['seats']])}: {acts(b)}"
+              for t, b in zip(v["duo"], combat.get("duo") or []) if b]
+    return lines
+
+
+def picture_view(v: dict[str, Any]) -> dict[str, Any]:
+    """The view a picture draws (a copy of `v` without the menu). In Phase 1 it is the roll:
+    nobody's lock-in, announcement or placements (the texts say those), so a picture drawn
+    at the roll stays true, and is drawn again only when the roll itself changes."""
+    v = {**v, "menu": [], "players": [dict(p) for p in v["players"]],
+         "duo": [dict(t) for t in v["duo"]]}
+    if v["stage"] == "assign":
+        for p in v["players"]:
+            p.update(locked=False, announced=[])
+            if p["board"] is not None:
+                p.update(board=[], attack=None, defense=None, pointer=None,
+                         free=[d["id"] for d in p["dice"]])
+        for t in v["duo"]:
+            t["board"] = None if t["board"] is None else []
+    return v
