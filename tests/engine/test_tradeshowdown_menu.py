@@ -102,7 +102,7 @@ def test_attack_menus_say_who_and_what():
     assert slash.items[0].label.startswith("Slash ")
     status = game.prompt(None).status
     assert status.startswith("Alice slashes Bob's ") and "2 slashes left" in status
-    assert game.prompt(1).waiting.startswith("It is not your move: Alice slashes Bob's")
+    assert game.prompt(1).waiting.startswith("It is not your move: Alice is slashing your ")
     assert "strike best first" in game.prompt(0).todo
 
 

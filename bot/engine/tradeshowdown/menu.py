@@ -140,19 +140,23 @@ def _slash_menu(game, seat, moves) -> list[MenuGroup]:
 
 # --- the words of the moment ----------------------------------------------------------------
 
-def _attack_words(game) -> tuple[str, str]:
-    """(who, what they are doing) of the attack being made now."""
+def _attack_words(game, seat: int | None = None) -> str:
+    """The attack being made now, as a status line (`seat` None) or to `seat`, who waits."""
     e = game.attacks[game.at]
     s = e["seat"]
     who = game.name(s)
     if game.stage == "slash":
         t = game.seats[s]["target"]
-        return who, (f"slashes {game.name(t)}'s {game.fighter(t)['name']}: "
-                     f"{slashes(game.left)} left, on digits up to {e['height']} (the set's "
-                     "value)")
+        whose = "your" if t == seat else f"{game.name(t)}'s"
+        reach = f"{slashes(game.left)} left, on digits up to {e['height']}"
+        if seat is None:
+            return f"{who} slashes {whose} {game.fighter(t)['name']}: {reach}"
+        return f"{who} is slashing {whose} {game.fighter(t)['name']} ({reach})"
     if game.stage == "special":
-        return who, "has five combo dice: a special attack, or hold the combo"
-    return who, "picks a new target (theirs is down)"
+        return (f"{who} has five combo dice: a special attack, or hold the combo" if seat is None
+                else f"{who} is choosing a special attack (five combo dice)")
+    return (f"{who} picks a new target (theirs is down)" if seat is None
+            else f"{who} is picking a new target (theirs is down)")
 
 
 def status(game: "TradeShowdown") -> str:
@@ -164,8 +168,7 @@ def status(game: "TradeShowdown") -> str:
         return f"Waiting for {names} to choose their dice in secret"
     if game.phase == "window":
         return f"Waiting for {names} to decide after the roll, in secret"
-    who, what = _attack_words(game)
-    return f"{who} {what}"
+    return _attack_words(game)
 
 
 def todo(game: "TradeShowdown", seat: int) -> str:
@@ -215,8 +218,7 @@ def waiting(game: "TradeShowdown", seat: int) -> str:
     if game.phase == "window":
         return (f"It is not your move: your plan is locked in; waiting for {names} to decide "
                 "after the roll.")
-    who, what = _attack_words(game)
-    return f"It is not your move: {who} {what}; then the attacks go on."
+    return f"It is not your move: {_attack_words(game, seat)}; then the attacks go on."
 
 
 __all__ = ["build_menu", "status", "todo", "waiting"]
