@@ -31,8 +31,8 @@ set-up not yet revealed, which appears only in its owner's `my_setup`):
   draw is due).
 - `odds` (simulated flick waiting for its aim, else None): {"aim": {target: odds},
   "called": {target: odds}} with each odds from `odds.flick_odds` (points per 100).
-- `moves` (the viewer's own view while they may act, else None): their legal moves by kind,
-  {verb: [{"move", "arg", "args"}]}; `setup_spots` (during set-up): the six banner spots in words.
+- `setup_spots` (during set-up): the six banner spots in words. (What the viewer may do now is
+  `DieMen.menu(seat)`, not the view.)
 - `shots` (the flicker's own view while `odds` is shown, else None): the aim and Called Shot
   choices in words (`shots()`); `report_items` (the flicker's own view of a physical flick,
   else None): what can fall, for the report form (`report_items()`).
@@ -151,14 +151,6 @@ def build(game: "DieMen", player: int | None) -> dict[str, Any]:
                         "called": ({x: game.odds(x, True) for x in game.call_targets()}
                                    if f["called"] is None else {})}
     actors = game.actors()
-    moves = None
-    if player is not None and player in actors:
-        # The viewer's legal moves by kind ({"flick": [{"move", "arg"}], ...}): the screens
-        # pick a kind's moves for a button row or a menu without reading the notation.
-        moves = {}
-        for m in game.legal(player):
-            verb, _, arg = m.partition(" ")
-            moves.setdefault(verb, []).append({"move": m, "arg": arg, "args": arg.split()})
     fallen = None
     if (player is not None and game.phase == "flick" and player == game.active
             and game.flick_mode() == "physical"):
@@ -177,7 +169,6 @@ def build(game: "DieMen", player: int | None) -> dict[str, Any]:
                      else None),
         "sides": sides, "supply": game.floor["supply"],
         "names": list(game.names),
-        "moves": moves,
         "setup_spots": SETUP_SPOTS if secret else None,
         "turn_info": turn_info, "flick": flick, "odds": odds,
         "shots": shots(game, player) if odds is not None and player == game.active else None,
