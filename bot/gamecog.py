@@ -326,6 +326,8 @@ class GameCog(commands.GroupCog):
                 raise RuleError(f"There is no {self.engine.TITLE} game #{game_id}.")
         else:
             row = await store.active_game_in(interaction.channel_id, self.KIND)
+            if row is None:  # a finished game's own thread: its board still answers there
+                row = await store.latest_game_in(interaction.channel_id, self.KIND)
             if row is None:
                 mine = [r for r in await store.games_of_user(interaction.user.id)
                         if r.kind == self.KIND]

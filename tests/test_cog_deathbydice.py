@@ -704,7 +704,6 @@ async def test_no_notation_in_the_thread_or_the_panels(fake, world):
     assert "your Strength against their Strength" in placeholder
 
 
-@pytest.mark.xfail(strict=True, reason="lead: find_game finished")
 async def test_board_in_a_finished_games_thread(fake, world):
     """Issue #22.6: `/deathbydice board` in a finished game's thread shows that game's board
     instead of "You have no Death by Dice game running"."""

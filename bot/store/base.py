@@ -379,6 +379,14 @@ class Store(abc.ABC):
             (channel_id, kind))
         return _game(row) if row else None
 
+    async def latest_game_in(self, channel_id: int, kind: str) -> GameRow | None:
+        """The latest game of `kind` played in this channel or thread, running or not
+        (games_by_place_any): a finished game's thread still answers for it."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE COALESCE(thread_id, channel_id)=? AND"
+            " kind=? ORDER BY id DESC LIMIT 1", (channel_id, kind))
+        return _game(row) if row else None
+
     async def games_of_user(self, user_id: int, status: str = "active",
                             limit: int = 25) -> list[GameRow]:
         """The user's games with this status, latest first (started, or ended). The ids come

@@ -184,6 +184,12 @@ SOURCE: tuple[Migration, ...] = (
     CREATE INDEX player_stats_ranking ON player_stats (guild_key, kind, wins DESC, losses,
                                                        user_id);
     """,
+    """
+    -- A finished game's thread still answers for its game (its board, its record): the place
+    -- lookup of any game, not only running ones.
+    CREATE INDEX games_by_place_any
+        ON games (/*postgresql:(*/COALESCE(thread_id, channel_id)/*postgresql:)*/, kind, id);
+    """,
 )
 SCHEMA_VERSION = len(SOURCE)
 
