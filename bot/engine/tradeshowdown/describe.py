@@ -54,7 +54,7 @@ def attack_words(width: int, height: int) -> str:
 
 def describe(game: "TradeShowdown", move: str, seat: int) -> MoveText:
     try:
-        parsed = notation.parse(move, game.players)
+        parsed = notation.read(move, game.players)
     except RuleError:
         return MoveText(_clip(move), "not a move of this game")
     verb = parsed[0]

@@ -63,7 +63,7 @@ def build_menu(game: "TradeShowdown", seat: int) -> list[MenuGroup]:
 
 
 def _choose_menu(game, seat, moves) -> list[MenuGroup]:
-    verbs = {m: notation.parse(m, game.players) for m in moves}
+    verbs = {m: notation.read(m, game.players) for m in moves}
     groups = _group(game, seat, "target", "Whom do your attacks go to this round?",
                     [m for m, p in verbs.items() if p[0] == "target"], emoji="🎯",
                     hint="Pick your target first, then your dice.", pick=Pick.BUTTONS)
@@ -93,7 +93,7 @@ def _choose_menu(game, seat, moves) -> list[MenuGroup]:
 def _window_menu(game, seat, moves) -> list[MenuGroup]:
     kinds: dict[str, list[str]] = {}
     for m in moves:
-        kinds.setdefault(notation.parse(m, game.players)[0], []).append(m)
+        kinds.setdefault(notation.read(m, game.players)[0], []).append(m)
     if "combo" in kinds:
         kinds["combo"].sort()  # by the die's value, as a player looks for it
     groups: list[MenuGroup] = []
@@ -124,7 +124,7 @@ def _slash_menu(game, seat, moves) -> list[MenuGroup]:
     """One entry per digit in reach (`slash 6#2` where the card has several 6s), in reading
     order; then, for such values, "a 6" (the least slashed of them)."""
     card = game.fighter(game.seats[seat]["target"])
-    where = {m: game.slash_position(seat, *notation.parse(m, game.players)[1][0])
+    where = {m: game.slash_position(seat, *notation.read(m, game.players)[1][0])
              for m in moves}
 
     def several(m: str) -> bool:

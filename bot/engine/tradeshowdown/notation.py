@@ -7,6 +7,7 @@ them, and each step is checked against the moves legal at that moment.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..core import InvalidMoveError, parse_seat
@@ -122,6 +123,13 @@ def parse(move: str, players: int) -> tuple[Any, ...]:
                                "roll with `dice d4 d6 d10`.")
     raise InvalidMoveError(f"{verb!r} is not a TradeShowdown move. Moves: " + ", ".join(FORMS)
                            + ".")
+
+
+@lru_cache(maxsize=8192)
+def read(move: str, players: int) -> tuple[Any, ...]:
+    """`parse`, remembered, for readers that never change what they get (the words of a move,
+    the menu): a 6-player dice choice lists some 800 moves, read again on every screen."""
+    return parse(move, players)
 
 
 def steps(move: str, players: int) -> list[str]:
