@@ -254,7 +254,7 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     await fake.invoke(fake.select(panel, value_select["custom_id"], ["2"], user=world.alice))
     panel = panel_of(fake, world.alice)
     assert "Now placing **Die C (health 4)**" in panel.content
-    [squares] = [c for c in components(panel, "ms") if c["custom_id"].endswith(":q0")]
+    [squares] = [c for c in components(panel, "ms") if c["custom_id"].endswith(":q")]
     assert len(squares["options"]) == 24 and squares["options"][0]["value"] == "place a1=4"
     await fake.invoke(fake.select(panel, squares["custom_id"], ["place c4=4"], user=world.alice))
     panel = panel_of(fake, world.alice)
@@ -325,7 +325,7 @@ async def test_placement_errors_are_private_and_say_what_is_allowed(fake, world)
     new = await typed(fake, row, world.alice, "confirm")
     err = error(new)
     assert "Place all six dice" in err.content and "6, 5, 4, 3, 2, 1" in err.content
-    new = await slash(fake, row, "slideslam slide", world.alice, die="a1", to="a2")
+    new = await typed(fake, row, world.alice, "slide a1 a2")
     err = error(new)
     assert "cannot slide now" in err.content and "place your dice" in err.content
     assert "secret panel" in err.content or "panel" in err.content
@@ -371,7 +371,7 @@ async def test_arguments_and_the_crowd_vote(fake, world):
     vote = vote_message(fake, row)
     assert "My dice were forged" in vote.content and "Black dice. Enough said." in vote.content
     # nobody moves while the crowd votes
-    new = await slash(fake, row, "slideslam slide", world.alice, die="a1", to="a2")
+    new = await typed(fake, row, world.alice, "slide a1 a2")
     assert "crowd is voting" in error(new).content
     # votes: not for yourself, once each
     ids = {c.split(":")[-1]: c for c in vote.custom_ids}
@@ -460,59 +460,57 @@ async def test_turn_by_buttons_die_picker_then_slam_select(fake, world):
 async def test_turn_commands_with_autocomplete_and_errors(fake, world):
     row = await ready(fake, world)
     thread = thread_of(fake, row)
-    # autocomplete offers only legal choices, and only to the player whose turn it is
-    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.alice, focused="die",
-                                channel=thread, die="")
+    # autocomplete (the generic one, from the engine's menu) offers only legal moves, in the
+    # engine's words, and only to the player whose turn it is
+    payload = fake.autocomplete(fake.bot, "slideslam move", user=world.alice, focused="move",
+                                channel=thread, move="slide f1")
     await fake.invoke(payload)
-    assert sorted(c["value"] for c in fake.autocomplete_choices(payload)) == [
-        "a1", "b1", "c4", "d1", "e1", "f1"]
-    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.alice, focused="to",
-                                channel=thread, die="f1", to="")
-    await fake.invoke(payload)
-    assert sorted(c["value"] for c in fake.autocomplete_choices(payload)) == ["f2"]
-    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.bob, focused="die",
-                                channel=thread, die="")
+    assert [(c["value"], c["name"]) for c in fake.autocomplete_choices(payload)] == [
+        ("slide f1 f2", "Slide F (1) f1 → f2 · slide f1 f2")]
+    payload = fake.autocomplete(fake.bot, "slideslam move", user=world.bob, focused="move",
+                                channel=thread, move="")
     await fake.invoke(payload)
     assert fake.autocomplete_choices(payload) == []
     # errors: wrong player, wrong phase, off the board, not your die, out of reach
-    new = await slash(fake, row, "slideslam slide", world.bob, die="a8", to="a7")
+    new = await typed(fake, row, world.bob, "slide a8 a7")
     assert "It is not your turn" in error(new).content and "to slide" in error(new).content
-    new = await slash(fake, row, "slideslam slam", world.alice, die="c4")
+    new = await typed(fake, row, world.alice, "slam c4")
     assert "Slide first" in error(new).content and "slide one of your dice" in error(new).content
-    new = await slash(fake, row, "slideslam end", world.alice)
+    new = await typed(fake, row, world.alice, "end")
     assert "Slide first" in error(new).content
-    new = await slash(fake, row, "slideslam slide", world.alice, die="z9", to="a2")
+    new = await typed(fake, row, world.alice, "slide z9 a2")
     assert "is not a square or a die" in error(new).content
-    new = await slash(fake, row, "slideslam slide", world.alice, die="a1", to="a9")
+    new = await typed(fake, row, world.alice, "slide a1 a9")
     assert "a9 is not on the board" in error(new).content and "rows 1–8" in error(new).content
-    new = await slash(fake, row, "slideslam slide", world.alice, die="a8", to="a7")
+    new = await typed(fake, row, world.alice, "slide a8 a7")
     assert "You have no die on a8" in error(new).content and "A at a1" in error(new).content
-    new = await slash(fake, row, "slideslam slide", world.alice, die="f1", to="f3")
+    new = await typed(fake, row, world.alice, "slide f1 f3")
     err = error(new).content
     assert "cannot slide to f3" in err and "at most 1 step" in err and "It can reach: f2" in err
-    new = await slash(fake, row, "slideslam slide", world.carol, die="a1", to="a2")
+    new = await typed(fake, row, world.carol, "slide a1 a2")
     assert "You are not playing" in error(new).content
     # the slide by letter, then the slam command with its autocomplete
-    new = await slash(fake, row, "slideslam slide", world.alice, die="C", to="c5")
+    new = await typed(fake, row, world.alice, "slide C c5")
     assert "✅" in error(new).content
-    payload = fake.autocomplete(fake.bot, "slideslam slam", user=world.alice, focused="die",
-                                channel=thread, die="")
+    payload = fake.autocomplete(fake.bot, "slideslam move", user=world.alice, focused="move",
+                                channel=thread, move="slam")
     await fake.invoke(payload)
     choices = {c["value"]: c["name"] for c in fake.autocomplete_choices(payload)}
-    assert "f1" not in choices and choices["c5"].endswith("hits W (4→3), X (3→2) and V (5→4)")
-    new = await slash(fake, row, "slideslam slam", world.alice, die="f1")
+    assert "slam f1" not in choices
+    assert "hits W (4→3), X (3→2) and V (5→4)" in choices["slam c5"]
+    new = await typed(fake, row, world.alice, "slam f1")
     assert "may not Super Slam on their first turn" in error(new).content
-    new = await slash(fake, row, "slideslam slam", world.alice, die="c5")
+    new = await typed(fake, row, world.alice, "slam c5")
     assert "✅" in error(new).content
     text = thread_text(fake, row)
     assert "would hit W at c6, X at d5, V at b5" in text and "within 60 s" in text
     # the response window: only Bob answers; Alice may not end or pass for him
-    new = await slash(fake, row, "slideslam pass", world.alice)
+    new = await typed(fake, row, world.alice, "pass")
     assert "is answering the slam" in error(new).content
-    new = await slash(fake, row, "slideslam pass", world.bob)
-    assert "take the hit" in error(new).content
+    new = await typed(fake, row, world.bob, "pass")
+    assert "take the hit" in error(new).content.lower()
     assert "W at c6 loses 1 (4 → 3)" in thread_text(fake, row)
-    new = await slash(fake, row, "slideslam pass", world.bob)
+    new = await typed(fake, row, world.bob, "pass")
     assert "cannot pass now" in error(new).content and "slide" in error(new).content
 
 
@@ -520,8 +518,8 @@ async def test_turn_commands_with_autocomplete_and_errors(fake, world):
 
 async def slam_three(fake, world, row):
     """Player 1 slides C to c5 and slams: W, X and V would be hit; the window opens."""
-    await slash(fake, row, "slideslam slide", world.alice, die="c4", to="c5")
-    await slash(fake, row, "slideslam slam", world.alice, die="c5")
+    await typed(fake, row, world.alice, "slide c4 c5")
+    await typed(fake, row, world.alice, "slam c5")
     _, game = await game_of(fake, row)
     assert game.view(None)["phase"] == "response"
 
@@ -563,19 +561,19 @@ async def test_bend_button_asks_which_die_and_is_the_defenders_alone(fake, world
                                        channel=thread_of(fake, row)))
     assert "already spent" in error(new).content
     # and the prediction has nothing to predict any more
-    await slash(fake, row, "slideslam slide", world.bob, die="a8", to="a7")
+    await typed(fake, row, world.bob, "slide a8 a7")
     new = await fake.invoke(fake.slash(fake.bot, "now-youre-going-to-say", user=world.bob,
                                        channel=thread_of(fake, row), die="c6"))
     assert "Power Token is already spent" in error(new).content
-    new = await slash(fake, row, "slideslam slam", world.bob, die="c6", predict=True)
+    new = await typed(fake, row, world.bob, "slam c6 predict")
     assert "Power Token is already spent" in error(new).content
-    new = await slash(fake, row, "slideslam slam", world.bob, die="c6")
+    new = await typed(fake, row, world.bob, "slam c6")
     assert "✅" in error(new).content and "Bob: \"SLAM!\"" in thread_text(fake, row)
 
 
 async def test_bend_button_saves_the_only_die_at_once(fake, world):
     row = await ready(fake, world, p2="place a8=6 b8=5 c6=4 d8=3 e8=2 f8=1")
-    await slash(fake, row, "slideslam slide", world.alice, die="c4", to="c5")
+    await typed(fake, row, world.alice, "slide c4 c5")
     turn = await turn_message(fake, row)
     await fake.invoke(choose(fake, turn, "slam c5", world.alice))
     assert "would hit W at c6" in thread_text(fake, row)
@@ -618,7 +616,7 @@ async def test_dice_is_not_bend_command(fake, world):
 async def test_now_youre_going_to_say(fake, world):
     row = await ready(fake, world)
     thread = thread_of(fake, row)
-    await slash(fake, row, "slideslam slide", world.alice, die="c4", to="c5")
+    await typed(fake, row, world.alice, "slide c4 c5")
     payload = fake.autocomplete(fake.bot, "now-youre-going-to-say", user=world.alice,
                                 focused="die", channel=thread, die="")
     await fake.invoke(payload)
@@ -662,7 +660,9 @@ async def test_typed_phrase_in_the_thread(fake, world):
     await fake.settle()
     ask = thread_messages(fake, row)[-1]
     assert "which die do you save?" in ask.content and "**Bob**" in ask.content
-    new = await fake.invoke(choose(fake, ask, "bend c6", world.alice))
+    assert ask.custom_ids == []           # the turn message's buttons answer it (#22.13)
+    turn = await turn_message(fake, row)
+    new = await fake.invoke(choose(fake, turn, "bend c6", world.alice))
     assert "is answering the slam" in error(new).content
     # naming the die in the message works as well
     user_message(fake, thread, world.bob, "DICE IS NOT BEND! b5")
@@ -697,11 +697,11 @@ BACK_ROW = "place a8=1 b8=1 c8=1 d8=1 e8=1 f8=1"
 async def lose_four(fake, world, row):
     """Turn 1 Alice slides and ends (no Super Slam yet); turn 2 Bob Super Slams column a from
     a8, Alice takes it: A–D are destroyed, E and F are left."""
-    await slash(fake, row, "slideslam slide", world.alice, die="b1", to="b2")
-    await slash(fake, row, "slideslam end", world.alice)
-    await slash(fake, row, "slideslam slide", world.bob, die="b8", to="b7")
-    await slash(fake, row, "slideslam slam", world.bob, die="a8")
-    await slash(fake, row, "slideslam pass", world.alice)
+    await typed(fake, row, world.alice, "slide b1 b2")
+    await typed(fake, row, world.alice, "end")
+    await typed(fake, row, world.bob, "slide b8 b7")
+    await typed(fake, row, world.bob, "slam a8")
+    await typed(fake, row, world.alice, "pass")
     _, game = await game_of(fake, row)
     assert sorted(game.view(None)["removed"]) == ["A", "B", "C", "D"]
 
@@ -746,10 +746,10 @@ async def test_dice_awakening_command_and_form(fake, world):
                                        channel=thread, die="b2", invocation=INVOCATION))
     assert "once per game" in error(new).content
     # the awakened die slides 2
-    payload = fake.autocomplete(fake.bot, "slideslam slide", user=world.alice, focused="to",
-                                channel=thread, die="F", to="")
+    payload = fake.autocomplete(fake.bot, "slideslam move", user=world.alice, focused="move",
+                                channel=thread, move="slide c1")
     await fake.invoke(payload)
-    assert "c3" in [c["value"] for c in fake.autocomplete_choices(payload)]
+    assert "slide c1 c3" in [c["value"] for c in fake.autocomplete_choices(payload)]
 
 
 # ---- whole games ---------------------------------------------------------------------------------
@@ -857,8 +857,8 @@ async def test_full_game_from_challenge_to_a_win(fake, world):
     for m in thread_messages(fake, row):
         for f in m.files:
             assert_png(f)
-    new = await slash(fake, row, "slideslam end", winner)
-    assert "You have no Slide and Slam: Dice Is Not Bend! game running" in error(new).content
+    new = await typed(fake, row, winner, "end")
+    assert f"Game #{row.id} is over" in error(new).content
     # names, never seat codes, in everything a person read: thread, alt texts, DMs, components
     seen = [thread_everything(fake, row)]
     for user in players:
@@ -913,7 +913,7 @@ async def test_command_tree_is_valid(fake):
             "dice-awakening"} <= names
     [group] = [c for c in tree if c["name"] == "slideslam"]
     assert {o["name"] for o in group["options"]} >= {
-        "challenge", "slide", "slam", "end", "pass", "argue", "board", "panel", "move"}
+        "challenge", "argue", "board", "panel", "move", "help", "practice"}
 
 
 async def test_big_board_splits_the_squares_and_board_command(fake, world):
@@ -924,7 +924,7 @@ async def test_big_board_splits_the_squares_and_board_command(fake, world):
         "Die A (health 6)", "Die C (health 5)", "Die E (health 1)"]
     selects = [c for c in components(panel, "ms") if ":q" in c["custom_id"]]
     assert [len(c["options"]) for c in selects] == [25, 20]        # 45 squares, 25 at most
-    assert "(a1–g3)" in selects[0]["placeholder"] and "(h3–i5)" in selects[1]["placeholder"]
+    assert "(1 of 2)" in selects[0]["placeholder"] and "(2 of 2)" in selects[1]["placeholder"]
     await fake.invoke(choose(fake, panel, "place i5=6", world.alice))
     panel = panel_of(fake, world.alice)
     assert "A (6) on i5" in panel.content and "Now placing **Die B (health 6)**" in panel.content

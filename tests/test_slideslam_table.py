@@ -119,9 +119,9 @@ def test_help_says_turns_are_played_on_the_thread_message_in_one_voice():
     assert not re.search(r"\b(the bot|the referee)\b", everything, re.I)
 
 
-async def test_the_which_die_question_has_no_buttons_left_after_the_answer(fake, world):
+async def test_the_which_die_question_leaves_no_buttons_behind(fake, world):
     """#22.13: the public "which die do you save?" message kept live buttons after the
-    answer."""
+    answer. It now points to the turn message's own buttons, so none are left behind."""
     fake.bot.read_messages = True
     row = await ready(fake, world)
     await typed(fake, row, world.alice, "slide c4 c5")
@@ -129,8 +129,8 @@ async def test_the_which_die_question_has_no_buttons_left_after_the_answer(fake,
     user_message(fake, thread_of(fake, row), world.bob, "DICE IS NOT BEND!")
     await fake.settle()
     ask = thread_messages(fake, row)[-1]
-    assert "which die do you save?" in ask.content
-    await fake.invoke(choose(fake, ask, "bend c6", world.bob))
+    assert "which die do you save?" in ask.content and ask.custom_ids == []
+    await fake.invoke(choose(fake, await turn_message(fake, row), "bend c6", world.bob))
     assert ask.custom_ids == []
 
 

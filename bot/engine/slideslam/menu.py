@@ -27,7 +27,7 @@ GROUPS: dict[str, tuple[str, str, str, str]] = {
     "sm": ("Slam with…", Pick.SELECT, Tone.MAIN, ""),
     "pr": (f"Slam and say “{PREDICT_PHRASE}”", Pick.SELECT, Tone.RISKY, "👉"),
     "end": ("End the turn", Pick.BUTTONS, Tone.QUIET, "⏭️"),
-    "bd": (f"{BEND_PHRASE} Save which die?", Pick.BUTTONS, Tone.RISKY, "🛡️"),
+    "bd": (f"{BEND_PHRASE} — which die do you save?", Pick.BUTTONS, Tone.RISKY, "🛡️"),
     "pass": ("Take the hit", Pick.BUTTONS, Tone.QUIET, ""),
     "q": ("Place a die", Pick.SELECT, Tone.MAIN, ""),
     "un": ("Take a die back…", Pick.SELECT, Tone.QUIET, ""),
