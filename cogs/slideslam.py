@@ -20,7 +20,7 @@ from bot.layout import menu_components, option, steps, words
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
-from bot.ui import ComponentCall, GameItem, MoveButton, guarded, reply, report_error, view_of
+from bot.ui import ComponentCall, GameItem, guarded, reply, report_error, view_of
 from rendering.slideslam import render
 
 BEND_KEY, NONE = phrase_key(SlideSlam.BEND_PHRASE), discord.AllowedMentions.none()
@@ -68,8 +68,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         return await self.draw(render, game.view(seat))
 
     def turn_key(self, game: Game) -> str:
-        """One message per seat's turn: the slide, the slam and the end edit it; a slam's answer
-        opens the defender's message, and their own turn goes on in it."""
+        """One message per seat's turn (a slam's answer opens the defender's, edited on)."""
         seats = game.prompt(None).actors
         if game.outcome() is None and seats and not game.is_secret(seats[0]):
             return f"seat:{seats[0]}"
@@ -83,8 +82,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
             if typed else "")
 
     def view_signature(self, game: Game, seat: int | None) -> str:
-        """A seat's placement panel shows only its own placement: the other player's progress
-        never redraws it."""
+        """A placement panel shows its own placement: another's progress never redraws it."""
         view = game.view(seat)
         if seat is not None and view["phase"] == "placement":
             view = dict(view, to_act=None, placement=dict(
@@ -160,9 +158,8 @@ class SlideSlamCog(GameCog, group_name="slideslam",
 
     # ---- the turn: the engine's menu, the awakening's form -------------------------------------
     def move_items(self, row: GameRow, game: Game, seat: int, version=None):
-        """The menu (bot/layout.py) under two lists of our own: Dice Awakening (its moves hold
-        the spoken invocation, too long for a component: the die is picked here, the words
-        typed in a form) and, when the slides outgrow one list, the die to slide first."""
+        """The menu under Dice Awakening (the die here, the spoken words in a form) and, from
+        26 slides on, the die to slide (the generic narrowing waits for 76)."""
         menu, ver = game.menu(seat), row.version if version is None else version
         who = f"{game.name(seat)}: " if version is None else ""
         aw, sl = menu.group("aw"), menu.group("sl")
@@ -186,13 +183,15 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         await interaction.response.send_modal(AwakenModal(self, call))
 
     def bend_move(self, row: GameRow, game: Game, seat: int | None, die: str | None):
-        """The defender's DICE IS NOT BEND!; None when they must say which die; else why not."""
-        if seat is None:
-            raise RuleError(self.spectator_text(row))
-        bends = game.menu(seat).group("bd")
+        """The defender's DICE IS NOT BEND!; else a refusal saying why (or which die)."""
+        bends = game.menu(seat).group("bd") if seat is not None else None
         if bends is None:
-            raise RuleError(game.bend_refusal(seat))
-        return f"bend {die}" if die else bends.items[0].move if len(bends.items) == 1 else None
+            raise RuleError(game.bend_refusal(seat) if seat is not None else
+                            self.spectator_text(row))
+        if die or len(bends.items) == 1:
+            return f"bend {die}" if die else bends.items[0].move
+        raise RuleError(f"{bends.title} Press one of the 🛡️ buttons on the turn message, or say "
+                        "it with the die's square.")
 
     # ---- moves from commands ------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, move: str, game_id=None, version=None,
@@ -236,19 +235,17 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                     text: app_commands.Range[str, 1, 200]) -> None:
         row, game = await self.find_game(interaction)
         seat, args = row.seat_of(interaction.user.id), dict(row.extra.get("arguments") or {})
-        if seat is None:
-            raise RuleError(f"Only the players of game #{row.id} argue; you can vote below it.")
-        now = game.prompt(seat).todo or game.prompt(seat).waiting
-        if game.options["first_player"] != "argue":
-            raise RuleError(f"This game draws the first player at random: nothing to argue. {now}")
-        if game.current_phase() == "placement":
-            raise RuleError("Arguments come after the Wall of Unknowing comes down: place and "
-                            "confirm your dice first (your panel is in your DMs).")
-        if game.current_phase() != "first_player" or row.deadline_kind != "vote":
-            raise RuleError(f"Who goes first is already decided. {now}")
-        if str(seat) in args:
-            raise RuleError(f"You have already argued (once each): “{args[str(seat)]}”. Now the "
-                            "crowd votes.")
+        phase = game.current_phase()
+        why = ("Only the players argue; you can vote below the vote." if seat is None else
+               "This game draws the first player at random: nothing to argue."
+               if game.options["first_player"] != "argue" else
+               "Arguments come after the Wall of Unknowing comes down: place and confirm your "
+               "dice first." if phase == "placement" else "Who goes first is already decided."
+               if phase != "first_player" or row.deadline_kind != "vote" else
+               f"You have already argued (once each): “{args[str(seat)]}”. Now the crowd votes."
+               if str(seat) in args else "")
+        if why:
+            raise RuleError(f"{why} {game.prompt(seat).todo if seat is not None else ''}".strip())
         before, args[str(seat)] = self.vote_topic_text(row, game), " ".join(text.split())
         row.extra = await self.bot.store.update_extra(row.id, arguments=args)
         channel = await self.channel_of(row)
@@ -294,12 +291,6 @@ class SlideSlamPhrases(commands.Cog):
         row, game = await self.game.find_game(interaction)
         seat = row.seat_of(interaction.user.id)
         move = self.game.bend_move(row, game, seat, die.strip() if die else None)
-        if move is None:  # several dice would be hit: which one?
-            bends = game.menu(seat).group("bd")
-            return await reply(interaction, f"{bends.title} {bends.hint}", ephemeral=True,
-                               view=view_of(*[MoveButton(
-                                   row.id, row.version, i.move, i.label, emoji=bends.emoji,
-                                   style=discord.ButtonStyle.danger) for i in bends.items]))
         await self.game.act(interaction, move, row.id,
                             done=f"🛡️ {SlideSlam.BEND_PHRASE} Your Power Token is spent.")
 
@@ -344,17 +335,13 @@ class SlideSlamPhrases(commands.Cog):
         seat = row.seat_of(message.author.id) if row is not None else None
         if seat is None:
             return  # no game here, or a spectator shouting along
-        game, to = self.game.engine.from_json(row.state), message.author.mention
+        game = self.game.engine.from_json(row.state)
         try:
             move = self.game.bend_move(row, game, seat, key[len(BEND_KEY):] or None)
-            if move is not None:
-                return await self.game.play_move(row.id, message.author.id, move)
-            bends = game.menu(seat).group("bd")
-            said = (f"**{game.name(seat)}**: {bends.title} Press one of the 🛡️ buttons on the "
-                    "turn message, or type the phrase with the die's square.")
+            await self.game.play_move(row.id, message.author.id, move)
         except RuleError as e:  # to who typed it, without a ping: a refusal is no call to act
-            said = f"{to} ❌ {e.message}"
-        await message.channel.send(said, allowed_mentions=NONE)
+            await message.channel.send(f"{message.author.mention} ❌ {e.message}",
+                                       allowed_mentions=NONE)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -547,9 +547,7 @@ async def test_bend_button_asks_which_die_and_is_the_defenders_alone(fake, world
     new = await fake.invoke(fake.slash(fake.bot, "dice-is-not-bend", user=world.bob,
                                        channel=thread_of(fake, row)))
     assert "which die do you save?" in error(new).content
-    ask = last_ephemeral(fake, row, world.bob, "which die")
-    labels = [c["label"] for c in ask.components() if c.get("type") == 2]
-    assert labels == [c["label"] for c in bends]
+    assert "buttons on the turn message" in error(new).content     # no second set of buttons
     await fake.invoke(fake.click(turn, button_for(turn, "bend d5"), user=world.bob))
     text = thread_text(fake, row)
     assert "Bob: \"DICE IS NOT BEND!\" Die X at d5 takes no damage" in text
@@ -659,7 +657,7 @@ async def test_typed_phrase_in_the_thread(fake, world):
     user_message(fake, thread, world.bob, "Dice... is NOT bend!")
     await fake.settle()
     ask = thread_messages(fake, row)[-1]
-    assert "which die do you save?" in ask.content and "**Bob**" in ask.content
+    assert "which die do you save?" in ask.content and world.bob.mention in ask.content
     assert ask.custom_ids == []           # the turn message's buttons answer it (#22.13)
     turn = await turn_message(fake, row)
     new = await fake.invoke(choose(fake, turn, "bend c6", world.alice))
