@@ -330,7 +330,7 @@ class GameCog(commands.GroupCog):
                 row = await store.latest_game_in(interaction.channel_id, self.KIND)
             if row is None:
                 mine = [r for r in await store.games_of_user(interaction.user.id)
-                        if r.kind == self.KIND]
+                        if self.KIND == r.kind]
                 if not mine:
                     raise RuleError(f"You have no {self.engine.TITLE} game running. Start one "
                                     f"with `/{self.KIND} challenge`.")
@@ -415,7 +415,7 @@ class GameCog(commands.GroupCog):
         await self._send_private(row, game, played)
         if played.cause == "vote":
             await self.settle_vote_message(row, channel, lines)
-        if outcome is None and row.deadline_kind == "vote" and channel is not None:
+        if outcome is None and row.waits_for("vote") and channel is not None:
             await self._post_vote(row, game, channel)
         await practice.after_publish(self.bot, played)  # the bot's seats move now (never raises)
         if board_failed is not None:
@@ -800,7 +800,7 @@ class GameCog(commands.GroupCog):
 
     def waiting_text(self, row: GameRow, game: Game, seat: int | None) -> str:
         """Why `seat` cannot act now (games may say more: whose step it is, and what it is)."""
-        if row.deadline_kind == "vote":
+        if row.waits_for("vote"):
             return "It is not your move: the crowd is voting right now."
         if not [a for a in game.actors() if a != CHANCE]:
             return "It is not your move: the dice are rolling."

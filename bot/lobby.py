@@ -320,11 +320,10 @@ class Lobby:
             interaction, kind, [person.id] + [me.id] * (n - 1), options,
             guild_id=interaction.guild_id, channel_id=home.id, names=names,
             extra={practice.PRACTICE_KEY: level}, label=" (practice)")
-        simulated = (" Flicks are simulated: I can't flick a real die."
-                     if kind == "diemen" else "")
+        note = f" {cls.PRACTICE_NOTE}" if cls.PRACTICE_NOTE else ""
         await interaction.followup.send(
             f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: game #{played.row.id} "
-            f"is on in {thread.mention}.{simulated} Good luck!", ephemeral=True)
+            f"is on in {thread.mention}.{note} Good luck!", ephemeral=True)
 
     @staticmethod
     def _home(interaction: discord.Interaction) -> discord.TextChannel:

@@ -117,22 +117,9 @@ def _actor(a: str | int) -> int | str:
 
 def practice_options(kind: str, players: int, given: dict[str, Any] | None = None
                      ) -> dict[str, Any]:
-    """The options of a practice game: what the person chose, over what suits playing alone.
-    A bot cannot flick a real die (Die-Men is simulated, always); with nobody else to argue
-    or vote, who goes first is drawn (Slide and Slam) or voted on as briefly as the rules
-    allow (Die-Men's Stand Cry); four at KAPLOOM! is the 2 vs 2 game."""
-    cls = load(kind)
-    alone: dict[str, Any] = dict(default_options(kind))
-    if kind == "slideslam":
-        alone["first_player"] = "random"
-    if kind == "diemen":
-        alone["vote_seconds"] = next(o.minimum for o in cls.OPTIONS if o.name == "vote_seconds")
-    if kind == "kaploom" and players == 4:
-        alone["mode"] = "2v2"
-    options = {**alone, **(given or {})}
-    if kind == "diemen":
-        options["mode"] = "simulated"
-    return options
+    """The options of a practice game: what the person chose, over what suits playing alone
+    (the game's own `solo_options`)."""
+    return load(kind).solo_options(players, {**default_options(kind), **(given or {})})
 
 
 def check_players(kind: str, players: int | None) -> int:
@@ -140,12 +127,10 @@ def check_players(kind: str, players: int | None) -> int:
     game's words when that many cannot play it."""
     cls = load(kind)
     n = cls.MIN_PLAYERS if players is None else players
-    if not cls.MIN_PLAYERS <= n <= cls.MAX_PLAYERS:
-        span = (f"{cls.MIN_PLAYERS}" if cls.MIN_PLAYERS == cls.MAX_PLAYERS
-                else f"{cls.MIN_PLAYERS} to {cls.MAX_PLAYERS}")
-        raise RuleError(f"{cls.TITLE} is for {span} players, not {n}.")
-    if kind == "kaploom" and n == 3:
-        raise RuleError("KAPLOOM! is a duel (2 players) or 2 vs 2 (4 players), not 3.")
+    try:
+        cls.check_players(n)
+    except OptionError as e:
+        raise RuleError(e.message) from None
     return n
 
 

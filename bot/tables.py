@@ -307,7 +307,7 @@ class Tables:
             return entries, events, None, None
         humans = set(game.actors())
         if (waiting and len(waiting) > 1 and humans <= waiting and not rolled
-                and row.deadline_kind == "turn" and row.deadline is not None):
+                and row.waits_for("turn") and row.deadline is not None):
             # Still the same simultaneous step (secret choices): one player's move must not
             # restart everyone's clock, or the step could be stretched for ever.
             return entries, events, row.deadline, "turn"
@@ -512,7 +512,7 @@ class Tables:
             row, game = await self.load(game_id)
             if row.status != "active" or row.version != version:
                 return None
-            if row.deadline_kind == "vote" and game.actors() == [CHANCE]:
+            if row.waits_for("vote") and game.actors() == [CHANCE]:
                 rng = chance_rng(row.seed, row.version, "vote")
                 move = await self.listener(row.kind).vote_result(row, game, rng)
                 events = game.apply(CHANCE, move)

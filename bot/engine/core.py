@@ -286,15 +286,32 @@ class Game:
         """Cross-option checks; raise OptionError. Default: none."""
 
     @classmethod
-    def new(cls, players: int = 2, options: dict[str, Any] | None = None,
-            names: Sequence[str] | None = None) -> "Game":
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"The number of players is a whole number, not {players!r}.")
+    def check_players(cls, players: int) -> None:
+        """OptionError, in the game's words, when `players` cannot play it."""
         if not cls.MIN_PLAYERS <= players <= cls.MAX_PLAYERS:
             raise OptionError(
                 f"{cls.TITLE or cls.KIND} is for {cls.MIN_PLAYERS}"
                 + (f" to {cls.MAX_PLAYERS}" if cls.MAX_PLAYERS != cls.MIN_PLAYERS else "")
                 + f" players, not {players}.")
+
+    @classmethod
+    def solo_options(cls, players: int, chosen: dict[str, Any]) -> dict[str, Any]:
+        """The options of a game against the practice bot: what the person `chosen`, over
+        what suits playing alone (nobody else to argue or vote, no real die to flick).
+        Default: as chosen."""
+        return dict(chosen)
+
+    # Options every game the bots play needs (a bot cannot do what a person does at a table).
+    BOT_OPTIONS: ClassVar[dict[str, Any]] = {}
+    # Said when a practice game starts, when playing against the bot differs from the table.
+    PRACTICE_NOTE: ClassVar[str] = ""
+
+    @classmethod
+    def new(cls, players: int = 2, options: dict[str, Any] | None = None,
+            names: Sequence[str] | None = None) -> "Game":
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"The number of players is a whole number, not {players!r}.")
+        cls.check_players(players)
         game = cls.__new__(cls)
         game.players = players
         game.options = cls.parse_options(options)

@@ -28,8 +28,8 @@ class GameResult:
 
 
 def default_options(kind: str) -> dict[str, Any]:
-    # Die-Men: a bot cannot flick a real die, so bots play simulated flicks.
-    return {"mode": "simulated"} if kind == "diemen" else {}
+    """What a game played by bots needs (Die-Men: simulated flicks)."""
+    return dict(load(kind).BOT_OPTIONS)
 
 
 def play_seeded(kind: str, levels: Sequence[str], seed: int, options: dict | None = None,

@@ -72,6 +72,10 @@ class GameRow:
         """The channel the game is played in (its thread when it has one)."""
         return self.thread_id or self.channel_id
 
+    def waits_for(self, deadline: str) -> bool:
+        """Is the running clock of this kind (`turn`, `vote`, ...)?"""
+        return deadline == self.deadline_kind
+
     def seat_of(self, user_id: int) -> int | None:
         return self.players.index(user_id) if user_id in self.players else None
 
@@ -123,13 +127,13 @@ def _challenge(row: Iterable[Any]) -> dict[str, Any]:
     return d
 
 
-def due_time(deadline: float | None, kind: str | None, reminded: bool,
+def due_time(deadline: float | None, clock: str | None, reminded: bool,
              timer_start: float | None) -> float | None:
     """When the scheduler must next look at a game: a turn's half-time reminder, then its
     deadline (votes and windows have no reminder)."""
     if deadline is None:
         return None
-    if kind == "turn" and not reminded and timer_start is not None:
+    if clock == "turn" and not reminded and timer_start is not None:
         return timer_start + (deadline - timer_start) / 2
     return deadline
 

@@ -45,6 +45,16 @@ class DieMen(Flicking, Reposition):
     )
 
     # --- state ------------------------------------------------------------------------------
+    # A bot cannot flick a real die: any game a bot plays has simulated flicks.
+    BOT_OPTIONS = {"mode": "simulated"}
+    PRACTICE_NOTE = "Flicks are simulated: I can't flick a real die."
+
+    @classmethod
+    def solo_options(cls, players: int, chosen: dict[str, Any]) -> dict[str, Any]:
+        # The crowd is one bot: its Stand Cry vote is as short as the rules allow.
+        shortest = next(o.minimum for o in cls.OPTIONS if o.name == "vote_seconds")
+        return {"vote_seconds": shortest, **chosen, **cls.BOT_OPTIONS}
+
     def setup(self) -> None:
         """The whole state (JSON-native):
         floor: sides, banners, customers, Property Damage (shape in `rules`);

@@ -177,6 +177,17 @@ class Kaploom(Game):
 
     # --- options and setup (seed: "SETUP"; rulings: "Setup", "Super boards", "2 vs 2") ---------
     @classmethod
+    def check_players(cls, players: int) -> None:
+        if players not in (2, 4):
+            raise OptionError(f"{cls.TITLE} is a duel (2 players) or 2 vs 2 (4 players), "
+                              f"not {players}.")
+
+    @classmethod
+    def solo_options(cls, players: int, chosen: dict[str, Any]) -> dict[str, Any]:
+        # Four at the table is the 2 vs 2 game.
+        return {"mode": "2v2", **chosen} if players == 4 else dict(chosen)
+
+    @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:
         seats = 4 if options["mode"] == "2v2" else 2
         supers = parse_supers(str(options["supers"]), seats)

@@ -67,6 +67,11 @@ class SlideSlam(Game):
         parse_values(options["starting_values"])
 
     # --- set up -------------------------------------------------------------------------------
+    @classmethod
+    def solo_options(cls, players: int, chosen: dict[str, Any]) -> dict[str, Any]:
+        # Nobody to argue with or vote: who goes first is drawn, unless the person chose.
+        return {"first_player": "random", **chosen}
+
     def setup(self) -> None:
         self.columns: int = self.options["columns"]
         self.rows: int = self.options["rows"]
