@@ -105,8 +105,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         if not menu.secret:
             return Panel(head + (f"**Your move.** {prompt.todo}" if menu else prompt.waiting),
                          self.move_items(row, game, seat, version) if menu else [])
-        place, top, text = menu.group("q"), [], "All six are placed. **Confirm** when you are " \
-            "happy (final), or take a die back."
+        place, top, text = menu.group("q"), [], ""
         if place is not None:  # the wizard: the die (kept while others play), then its square
             dice = steps(place)
             pick = pick if pick in dice else dice[0]
@@ -116,11 +115,11 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                 ][:len(dice) - 1]
             place = replace(place, title=f"Square for {pick}",
                             items=tuple(i for i in place.items if i.step == pick))
-            text = f"Now placing **{pick}**: pick its square."
+            text = f"\nNow placing **{pick}**: pick its square."
         placed = [f"{d['letter']} ({d['health']}) on {d['square']}" for d in game.view(seat)["dice"]]
         text += "\nPlaced: " + ", ".join(placed) + "." if placed else ""
         groups = tuple(g for g in (place, menu.group("un"), menu.group("confirm")) if g)
-        return Panel(f"{head}🧱 {prompt.todo}\n{text}",
+        return Panel(f"{head}🧱 {prompt.todo}{text}",
                      first(top, menu_components(row.id, version, replace(menu, groups=groups))))
 
     @on_component("pv")

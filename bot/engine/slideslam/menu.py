@@ -126,6 +126,9 @@ def status(g: "SlideSlam") -> str:
 def todo(g: "SlideSlam", seat: int) -> str:
     if g.phase == "placement":
         lo, hi = board.home_rows(seat, g.rows)
+        if all(g.dice[k]["square"] for k in LETTERS[seat]):
+            return ("All six are placed: confirm when you are happy (final), or "
+                    "take a die back.")
         return (f"Place your six dice on your half (rows {lo}–{hi}) in your secret panel, "
                 "then confirm. A die's number is its health: it slides that many squares and "
                 "takes that many hits.")
