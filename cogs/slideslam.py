@@ -234,17 +234,13 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                     text: app_commands.Range[str, 1, 200]) -> None:
         row, game = await self.find_game(interaction)
         seat, args = row.seat_of(interaction.user.id), dict(row.extra.get("arguments") or {})
-        phase = game.current_phase()
         why = ("Only the players argue; you can vote below the vote." if seat is None else
-               "This game draws the first player at random: nothing to argue."
-               if game.options["first_player"] != "argue" else
-               "Arguments come after the Wall of Unknowing comes down: place and confirm your "
-               "dice first." if phase == "placement" else "Who goes first is already decided."
-               if phase != "first_player" or row.deadline_kind != "vote" else
-               f"You have already argued (once each): “{args[str(seat)]}”. Now the crowd votes."
-               if str(seat) in args else "")
+               game.argue_refusal(seat) or ("Who goes first is already decided."
+                                            if row.deadline_kind != "vote" else "")
+               or (f"You have already argued (once each): “{args[str(seat)]}”. Now the crowd "
+                   "votes." if str(seat) in args else ""))
         if why:
-            raise RuleError(f"{why} {game.prompt(seat).todo if seat is not None else ''}".strip())
+            raise RuleError(why)
         before, args[str(seat)] = self.vote_topic_text(row, game), " ".join(text.split())
         row.extra = await self.bot.store.update_extra(row.id, arguments=args)
         channel = await self.channel_of(row)

@@ -115,3 +115,16 @@ def test_squares_name_dice_by_square():
     assert g.squares("slide c4 c5") == ("c4", "c5")
     assert g.squares("place a1=6 b2=5") == ("a1", "b2")
     assert g.square_of("C") == "c4" and g.square_of("c") == "c4" and g.square_of("d5") == "d5"
+
+
+def test_argue_refusal_says_when_arguing_is_over_or_not_yet():
+    g = SlideSlam.new(2, {}, names=["Alice", "Bob"])
+    assert "after the Wall of Unknowing comes down" in g.argue_refusal(0)
+    for seat, p in enumerate((P1, P2)):
+        g.apply(seat, p)
+        g.apply(seat, "confirm")
+    assert g.argue_refusal(0) == "" and g.argue_refusal(1) == ""
+    g.apply(CHANCE, "roll 1")
+    assert g.argue_refusal(0).startswith("Who goes first is already decided. Your turn: slide")
+    assert g.argue_refusal(1) == "Who goes first is already decided."
+    assert "at random" in placed().argue_refusal(0)

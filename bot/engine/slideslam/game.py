@@ -628,6 +628,10 @@ class SlideSlam(Game):
         """Why `seat` cannot say DICE IS NOT BEND! now, and what to do instead."""
         return menus.bend_refusal(self, seat)
 
+    def argue_refusal(self, seat: int) -> str:
+        """Why `seat` may not argue who goes first now; "" while the crowd decides."""
+        return menus.argue_refusal(self, seat)
+
     def squares(self, move: str) -> tuple[str, ...]:
         """The squares a move names, in order (a die named by its letter: its square), for
         screens that ask for the die first and then where it goes."""

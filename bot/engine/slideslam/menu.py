@@ -178,3 +178,17 @@ def bend_refusal(g: "SlideSlam", seat: int) -> str:
     now = todo(g, seat) if seat in g._actors() else waiting(g, seat)
     return f"You cannot say {BEND_PHRASE} now: {why}. {now}"
 
+
+def argue_refusal(g: "SlideSlam", seat: int) -> str:
+    """Why `seat` may not argue who goes first now ("" when they may: the crowd decides)."""
+    if g.options["first_player"] != "argue":
+        why = "This game draws the first player at random: there is nothing to argue."
+    elif g.phase == "placement":
+        why = ("Arguments come after the Wall of Unknowing comes down: place and confirm your "
+               "dice first.")
+    elif g.phase != "first_player":
+        why = "Who goes first is already decided."
+    else:
+        return ""
+    now = todo(g, seat) if seat in g._actors() else ""
+    return f"{why} {now}".strip()
