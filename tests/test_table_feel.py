@@ -1,12 +1,42 @@
-"""A whole game of every kind, counted as a player feels the table (issue #12): one new thread
-message per turn change (plus the opening, reveals and the end), pings only for whoever must
-act, DMs only when that player's options or private facts change, and no seat codes in
-anything a person reads — texts, labels, alt texts, and the words drawn in pictures."""
+"""Whole games played as people play them (issues #12, #22, #23): every move a click or a pick
+on what the bot offers the seat that must act — the turn message, the DM panel, the 🔒
+ephemeral panel — step by step (tests/clicker.py), duels of every game and the biggest tables
+(KAPLOOM! 2 vs 2, a 4-player TradeShowdown with one player's DMs closed, a 4-player Death by
+Dice). Counted per seat turn as a player feels the table, and held to issue #22's goals:
+
+- thread posts ≤ 1.1 and pings ≤ 1 per seat turn, never a ping to the one who just moved;
+- DM sends + edits ≤ 1.5 and PNG uploads ≤ 1.5 per seat turn;
+- no seat codes in anything a person reads — texts, labels, alt texts, words drawn in pictures.
+
+A goal a game misses today is marked xfail(strict) with the measured figure: it must pass (and
+the mark go) when the game is fixed. Each game is played once per session; the goal tests read
+its counts.
+"""
+from __future__ import annotations
+
 import pytest
 from PIL import ImageDraw
 
-from bot.engine import KINDS
-from table_play import INLINE_CODE, SEAT_CODE, play_table
+from table_play import INLINE_CODE, SEAT_CODE, SHORT, TableCount, play_table
+
+# name: (game, players, seats with closed DMs, move cap (None: to the end))
+TABLES = {
+    "slideslam": ("slideslam", 2, (), None),
+    "tradeshowdown": ("tradeshowdown", 2, (), None),
+    "deathbydice": ("deathbydice", 2, (), None),
+    "diemen": ("diemen", 2, (), None),
+    # KAPLOOM! has no option for a short game: its first rounds (a whole game takes 70 s)
+    "kaploom": ("kaploom", 2, (), 90),
+    "kaploom-2v2": ("kaploom", 4, (), 90),
+    "tradeshowdown-4": ("tradeshowdown", 4, (3,), None),
+    "deathbydice-4": ("deathbydice", 4, (), None),
+}
+
+_played: dict[str, tuple[TableCount, list[str]]] = {}
+
+
+class GoalMissed(AssertionError):
+    pass
 
 
 @pytest.fixture
@@ -23,17 +53,112 @@ def drawn_words(monkeypatch):
     return words
 
 
-@pytest.mark.parametrize("kind", KINDS)
-async def test_a_whole_game_feels_like_a_table(fake, world, kind, drawn_words):
-    count = await play_table(fake, world, kind, seed=3)
-    row = (await fake.bot.store.get_game(1))
-    assert row.status == "finished", f"{kind}: the game did not end in {count.moves} moves"
-    per_turn = count.per_turn()
-    assert per_turn["thread_messages_per_turn"] <= 1.5, per_turn
-    assert per_turn["pings_per_turn"] <= 1.5, per_turn
-    assert count.seat_codes_shown == 0, count.seat_code_examples
+async def played(name: str, fake, world, drawn: list[str]) -> tuple[TableCount, list[str]]:
+    if name not in _played:
+        kind, players, closed, cap = TABLES[name]
+        count = await play_table(fake, world, kind, seed=3, players=players, closed=closed,
+                                 options=SHORT.get(kind), max_moves=cap or 3000)
+        _played[name] = (count, list(drawn))
+    return _played[name]
+
+
+@pytest.mark.parametrize("name", TABLES)
+async def test_a_whole_game_is_played_by_clicks(fake, world, name, drawn_words):
+    count, drawn = await played(name, fake, world, drawn_words)
+    kind, players, closed, cap = TABLES[name]
+    if cap is None:
+        assert count.finished, f"{name}: the game did not end in {count.moves} moves"
+    assert count.players == players and count.moves > 0
+    paths = count.paths
+    # A person reaches (nearly) every move by a click; the command is the last resort.
+    assert paths["moves_by_component"] >= 0.75 * count.moves, (paths, count.unreached)
     assert count.stray_pings == 0, count.stray_examples
     assert count.stray_dms == 0, count.stray_examples
-    assert count.pngs > 0 and drawn_words, "no picture was drawn in this process"
-    drawn = [w for w in drawn_words if SEAT_CODE.search(INLINE_CODE.sub("", w))]
-    assert not drawn, drawn[:5]
+    assert count.pngs > 0 and drawn, "no picture was drawn in this process"
+    codes = [w for w in drawn if SEAT_CODE.search(INLINE_CODE.sub("", w))]
+    assert not codes, codes[:5]
+    if closed:
+        assert paths["panel_button_clicks"] > 0, "the player with closed DMs never used 🔒"
+
+
+# Goals a game misses today, with the measured figure (seed 3, the games in TABLES).
+MISSED: dict[tuple[str, str], str] = {
+    ("slideslam", "thread_posts"):
+        "1.12 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
+    ("slideslam", "pngs"):
+        "2.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("tradeshowdown", "thread_posts"):
+        "1.2 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
+    ("tradeshowdown", "pings"):
+        "1.8 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
+    ("tradeshowdown", "pings_to_mover"):
+        "8 pings to the mover (goal = 0); issue #22 item 4",
+    ("tradeshowdown", "dm_sends_edits"):
+        "3.5 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("tradeshowdown", "pngs"):
+        "4.2 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("deathbydice", "thread_posts"):
+        "1.25 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
+    ("deathbydice", "pings"):
+        "1.25 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
+    ("deathbydice", "pings_to_mover"):
+        "6 pings to the mover (goal = 0); issue #22 item 4",
+    ("deathbydice", "pngs"):
+        "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("kaploom", "pings"):
+        "1.24 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
+    ("kaploom", "pings_to_mover"):
+        "21 pings to the mover (goal = 0); issue #22 item 4",
+    ("kaploom", "dm_sends_edits"):
+        "5.45 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("kaploom", "pngs"):
+        "3.7 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("kaploom-2v2", "pings_to_mover"):
+        "5 pings to the mover (goal = 0); issue #22 item 4",
+    ("kaploom-2v2", "dm_sends_edits"):
+        "5.16 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("kaploom-2v2", "pngs"):
+        "4.13 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("tradeshowdown-4", "pings"):
+        "1.35 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
+    ("tradeshowdown-4", "pings_to_mover"):
+        "8 pings to the mover (goal = 0); issue #22 item 4",
+    ("tradeshowdown-4", "dm_sends_edits"):
+        "2.46 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("tradeshowdown-4", "pngs"):
+        "4.92 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+    ("deathbydice-4", "pings"):
+        "1.13 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
+    ("deathbydice-4", "pings_to_mover"):
+        "5 pings to the mover (goal = 0); issue #22 item 4",
+}
+
+GOALS = {
+    "thread_posts": ("thread_posts_per_seat_turn", 1.1, "issue #22 item 4"),
+    "pings": ("pings_per_seat_turn", 1.0, "issue #22 item 4"),
+    "pings_to_mover": ("pings_to_mover", 0, "issue #22 item 4"),
+    "dm_sends_edits": ("dm_sends_edits_per_seat_turn", 1.5, "issue #22 item 2"),
+    "pngs": ("pngs_per_seat_turn", 1.5, "issue #22 item 2"),
+    "seat_codes": ("seat_codes_shown", 0, "issue #22 item 10"),
+}
+
+
+def _cases():
+    for name in TABLES:
+        for goal in GOALS:
+            marks = []
+            if (name, goal) in MISSED:
+                marks.append(pytest.mark.xfail(strict=True, raises=GoalMissed,
+                                               reason=MISSED[(name, goal)]))
+            yield pytest.param(name, goal, marks=marks, id=f"{name}-{goal}")
+
+
+@pytest.mark.parametrize("name,goal", list(_cases()))
+async def test_goal(fake, world, name, goal, drawn_words):
+    count, _ = await played(name, fake, world, drawn_words)
+    key, limit, item = GOALS[goal]
+    figure = count.per_turn()[key]
+    if figure > limit:
+        extra = count.mover_ping_examples[:2] if goal == "pings_to_mover" else (
+            count.seat_code_examples[:3] if goal == "seat_codes" else "")
+        raise GoalMissed(f"{name}: {key} = {figure} > {limit} ({item}) {extra}")
