@@ -1,22 +1,15 @@
-"""Crazy Die-Man is Unbreakable! (`/diemen ...`): what is Discord's own around the `diemen` engine.
-
-The engine says what a Die-Man may do now (`menu`), in words what to do (`prompt`) and what
-each move does (`describe`); the generic layer (bot/gamecog.py, bot/layout.py) lays it out on the
-turn message and the secret panel. This module adds only:
-
-- the Stand Cry (`/diemen standcry`, once each, kept in the game's `extra`) and the crowd vote
-  that answers the engine's "first player" draw;
-- the physical report as ONE multi-select (tag `rp`: the number rolled and everything that fell,
-  sent as one `result` move), in place of the menu's long list of single reports;
-- a simulated shot's chances before it is flicked: the menu's targets in a list of its own (tag
-  `aim`) whose pick answers, to the flicker alone, with the odds picture and **Flick!**;
-- the picture (a seat's set-up panel shows only that seat's own facts).
-
-Commands: challenge, standcry, play (a move in the notation), and the generic board, panel, help.
+"""Crazy Die-Man is Unbreakable! (`/diemen ...`): what is Discord's own around the engine, whose
+`menu`, `prompt` and `describe` the generic layer lays out. Added here: the Stand Cry
+(`/diemen standcry`, once each, kept in `extra`) and the crowd vote answering the engine's
+"first player" draw; the physical report as ONE multi-select (tag `rp`, one `result` move);
+the simulated targets in a list of their own (tag `aim`) answered with their chances and
+**Flick!** (📊 draws them, tag `oc`); one message and one board per seat's turn; the picture.
+Commands: challenge, standcry, play (a typed move), and the generic board, panel, help.
 """
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any
 
 import discord
@@ -24,15 +17,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import layout
-from bot.engine.core import Chance, Game, RuleError
+from bot.engine.core import CHANCE, Chance, Game, RuleError
 from bot.engine.diemen import DieMen
 from bot.gamecog import GameCog, Panel, clip, on_component
 from bot.options import engine_options
 from bot.store import GameRow
-from bot.ui import ComponentCall, GameItem, MoveButton, reply
+from bot.ui import ComponentCall, GameItem, MoveButton, reply, view_of
 from rendering.diemen import render, render_odds
 
-KIND = "diemen"
 STAND_CRY = ("shout your Stand Cry in the game thread with `/diemen standcry text:` — the "
              "crowd's vote decides who goes first.")
 
@@ -40,19 +32,32 @@ STAND_CRY = ("shout your Stand Cry in the game thread with `/diemen standcry tex
 class DieMenCog(GameCog, group_name="diemen",
                 group_description="Crazy Die-Man is Unbreakable!: flick dice at your rival's "
                                   "banners"):
-    KIND = KIND
+    KIND = "diemen"
     MOVE_EXAMPLE = "result 4 hit=F2,B1"
 
     # ---- hooks ------------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         view = game.view(seat)
-        if seat is not None and view["phase"] == "setup":
-            # A private panel changes only with its owner's own facts: the rival's progress
-            # with their set-up is in the thread, not drawn here.
+        if seat is not None and view["phase"] == "setup":  # a panel shows only its owner's facts
             view = dict(view, setup_done=[d if i == seat else None
                                           for i, d in enumerate(view["setup_done"])],
                         waiting_for=[s for s in view["waiting_for"] if s == seat])
         return await self.draw(render, view)
+
+    def turn_key(self, game: Game) -> str:
+        """One message per seat's turn (an answer to a report or a switch is the rival's)."""
+        v, humans = game.view(None), [a for a in game.actors() if a != CHANCE]
+        if game.outcome() is not None:
+            return super().turn_key(game)
+        if v["active"] is None:
+            return "setup"  # the set-up and its reveal (the vote has a message of its own)
+        return f"turn:{v['turn']}:{humans[0] if humans else v['active']}"
+
+    def view_signature(self, game: Game, seat: int | None) -> str:
+        """The board is drawn once per seat's turn and set-up: the message tells each step."""
+        v = game.view(seat)
+        drawn = [self.turn_key(game), v["result"], v["setup_done"], v["my_setup"]]
+        return hashlib.sha1(repr(drawn).encode()).hexdigest()[:16]
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         panel = super().panel(row, game, seat, version)
@@ -70,8 +75,7 @@ class DieMenCog(GameCog, group_name="diemen",
 
     def move_items(self, row: GameRow, game: Game, seat: int,
                    version: int | str | None = None) -> list[discord.ui.Item]:
-        """The menu laid out as usual, but for two lists of Discord's own (first, a row each):
-        the physical report (one multi-select) and the simulated targets (chances first)."""
+        """The menu, but for two lists of Discord's own first: the report and the targets."""
         menu = game.menu(seat)
         own = [g for g in menu.groups if g.key in ("rp", "aim")]
         if not own:
@@ -144,8 +148,7 @@ class DieMenCog(GameCog, group_name="diemen",
                     ephemeral=True)
 
     async def _refresh_vote(self, row: GameRow, game: Game, channel, old_topic: str) -> None:
-        """A cry shouted while the vote is open goes onto the open vote message (which was
-        posted showing no cry yet): its topic is replaced, the rest of the message kept."""
+        """A cry shouted while the vote is open goes onto its message (the topic replaced)."""
         msg_id = row.extra.get("vote_message")
         if not msg_id or row.extra.get("vote_posted") != row.version:
             return
@@ -159,8 +162,7 @@ class DieMenCog(GameCog, group_name="diemen",
             pass  # the cry was posted on its own above; the vote still counts
 
     # ---- the physical report: one menu, one move ------------------------------------------------
-    def report_select(self, row: GameRow, game: Game, seat: int,
-                      version: int | str | None = None) -> GameItem:
+    def report_select(self, row: GameRow, game: Game, seat: int, version: int | str) -> GameItem:
         """The number rolled (or "off the floor") and everything that fell, in one menu; the
         choice is sent as one `result` move."""
         options = [discord.SelectOption(label=f"Rolled {n}", value=f"v{n}", emoji="🎲")
@@ -173,8 +175,8 @@ class DieMenCog(GameCog, group_name="diemen",
                     or "customer" in item["words"] else None)
             options.append(discord.SelectOption(label=f"Fell: {item['words']}"[:100],
                                                 value=f"h{item['key']}", description=cost))
-        return GameItem.select(row.id, row.version if version is None else version, "rp",
-                               options[:25], min_values=1, max_values=len(options[:25]),
+        return GameItem.select(row.id, version, "rp", options[:25], min_values=1,
+                               max_values=len(options[:25]),
                                placeholder="Report: the number rolled + everything that fell")
 
     @on_component("rp")
@@ -194,29 +196,35 @@ class DieMenCog(GameCog, group_name="diemen",
     # ---- simulated flicks: chances first, then Flick! -----------------------------------------
     @on_component("aim")
     async def on_aim(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        """A target's chances in words, with **Flick!** to make it and 📊 to see them drawn."""
+        row, game = await self.bot.tables.load(call.game_id)
+        shot, f = self._shot(game, self.acting_seat(row, game, interaction, call), call.value)
+        lines = [("🎯 **" if shot["called"] else "🎲 **") + shot["label"] + f"** — flick "
+                 f"{f['number']} of {f['of']}.", shot["effect"] + ".",
+                 "Press **Flick!** to flick (the referee rolls)."]
+        await reply(interaction, clip("\n".join(lines)), ephemeral=True, view=view_of(
+            MoveButton(row.id, row.version, call.value, "Flick!", discord.ButtonStyle.success,
+                       "🎲"),
+            GameItem.button(row.id, row.version, "oc", call.value, label="The chances drawn",
+                            emoji="📊", style=discord.ButtonStyle.secondary)))
+
+    @on_component("oc")
+    async def on_chart(self, interaction: discord.Interaction, call: ComponentCall) -> None:
+        """The chances of a shot as a chart: drawn only for who asks (issue #22: pictures)."""
         row, game = await self.bot.tables.load(call.game_id)
         seat = self.acting_seat(row, game, interaction, call)
-        await self.send_preview(interaction, row, game, seat, call.value)
+        shot, _ = self._shot(game, seat, call.arg)
+        chart = await self.draw(render_odds, shot["odds"], shot["target"], seat=seat,
+                                names=[game.name(s) for s in range(game.players)])
+        await reply(interaction, **Panel(f"📊 **{shot['label']}**", picture=chart).send_kwargs())
 
-    async def send_preview(self, interaction: discord.Interaction, row: GameRow, game: Game,
-                           seat: int, move: str) -> None:
-        """The chances of one simulated shot (from the view: what the table rolls), with
-        **Flick!** to make it."""
+    @staticmethod
+    def _shot(game: Game, seat: int, move: str) -> tuple[dict[str, Any], dict[str, Any]]:
         v = game.view(seat)
         shot = next((s for s in v["shots"] or [] if s["move"] == move), None)
         if shot is None:
             raise RuleError("That is not a target you can choose now; pick one from the list.")
-        f = v["flick"]
-        head = ("🎯 **" if shot["called"] else "🎲 **") + shot["label"] + "**"
-        lines = [f"{head} — flick {f['number']} of {f['of']}.", shot["effect"] + ".",
-                 "Press **Flick!** to flick (the referee rolls)."]
-        button = MoveButton(row.id, row.version, move, "Flick!", discord.ButtonStyle.success,
-                            "🎲")
-        names = [game.name(s) for s in range(game.players)]
-        panel = Panel(clip("\n".join(lines)), [button],
-                      await self.draw(render_odds, shot["odds"], shot["target"], seat=seat,
-                                      names=names))
-        await reply(interaction, ephemeral=True, **panel.send_kwargs())
+        return shot, v["flick"]
 
     # ---- commands -------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to Crazy Die-Man")

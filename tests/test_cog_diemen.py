@@ -567,9 +567,12 @@ async def test_aim_menu_preview_is_for_the_flicker_only(fake, world, fixed_dice)
     old_menu = select_id(msg, "aim")
     await fake.invoke(fake.select(msg, old_menu, ["aim B2"], user=world.alice))
     preview = last_ephemeral(fake, row, world.alice, "Flick!")
-    assert "Flick at B2" in preview.content and preview.files
-    assert Image.open(io.BytesIO(preview.files[0].data)).format == "PNG"
-    assert "Bob's B2" in preview.files[0].description
+    assert "Flick at B2" in preview.content and "% chance to knock B2" in preview.content
+    assert not preview.files   # the chart is drawn only when asked for
+    new = await fake.invoke(fake.click(preview, select_id(preview, "oc"), user=world.alice))
+    [chart] = [r for r in new if r.files]
+    assert chart.ephemeral and Image.open(io.BytesIO(chart.files[0].data)).format == "PNG"
+    assert "Bob's B2" in chart.files[0].description
     flick_button = next(c for c in preview.custom_ids if tag(c) == "mv")
     first = fake.click(preview, flick_button, user=world.alice)
     double = fake.click(preview, flick_button, user=world.alice)   # a double click
@@ -974,3 +977,35 @@ async def test_the_turn_message_and_refusals_speak_words_not_notation(fake, worl
     new = await play(fake, row, world.bob, "accept")
     assert "it is Alice's turn (making flick 1 of 1); yours comes next" in \
         ephemeral(new)[0].content
+
+
+async def test_one_message_and_one_board_per_seat_turn(fake, world, fixed_dice):
+    """Issue #22 (items 2 and 4): a whole turn edits one message, which pinged its player once,
+    and its board is drawn once; the rival's answer to a report opens the rival's message."""
+    row = await ready(fake, world, mode="physical")
+    first = await turn_msg(fake, row)
+    mark = len(fake.requests)
+    await click(fake, row, world.alice, "move S1")
+    await click(fake, row, world.alice, "flick 2")
+    await choose(fake, row, world.alice, "c", ["called F2"])
+    assert (await turn_msg(fake, row)).id == first.id   # the same message, edited
+    posts = [r for r in fake.requests[mark:] if r.method == "POST" and r.files]
+    assert posts == []   # no new picture for steps within the turn
+    await report(fake, row, world.alice, 4, "Bob's banner on F2")
+    answer = await turn_msg(fake, row)
+    assert answer.id != first.id and world.bob.mention in answer.content
+    assert world.alice.mention not in answer.content   # never a ping to the one who moved
+    await click(fake, row, world.bob, "accept")
+    back = await turn_msg(fake, row)
+    assert back.id != answer.id and world.alice.mention in back.content and back.files
+    await click(fake, row, world.alice, "mode simulated")
+    switch = await turn_msg(fake, row)
+    assert switch.id != back.id and world.bob.mention in switch.content   # Bob answers
+
+
+async def test_the_set_up_and_its_reveal_share_one_message(fake, world):
+    row = await challenge(fake, world, mode="simulated")
+    await set_banners(fake, world.alice, A_SPOTS)
+    await set_banners(fake, world.bob, B_SPOTS)
+    posted = [m for m in fake.messages_in(row.thread_id) if "Banners revealed" in m.content]
+    assert len(posted) == 1 and "game #" in posted[0].content   # the opening message, edited
