@@ -72,8 +72,8 @@ class KaploomCog(GameCog, group_name="kaploom",
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:
         view = game.picture_view(seat)
-        if seat is None and view["stage"] == "power":  # the reveal's board stands all phase
-            view = {k: view[k] for k in ("round", "stage", "result")}
+        if view["stage"] == "power":  # the reveal's board, the dice as a Power Up began:
+            view = {k: view[k] for k in ("round", "stage", "result")}  # the texts count on
         return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
                             .encode()).hexdigest()[:16]
 
@@ -90,11 +90,12 @@ class KaploomCog(GameCog, group_name="kaploom",
         return super().spectator_text(row).replace(f"/{KIND} board", f"/{KIND} table")
 
     # ---- the secret panel -----------------------------------------------------------------------
-    def panel_text(self, row: GameRow, game: Game, seat: int) -> str:
+    def panel_text(self, row: GameRow, game: Game, seat: int, ally: bool = True) -> str:
+        """The seat's own facts, its ally's (not signed: `ally=False`), what to do now."""
         prompt = game.prompt(seat)
         head, *rest = game.seat_lines(seat)
-        return clip("\n".join([f"**KAPLOOM! — game #{row.id}, {head}**", *rest,
-                               prompt.todo or prompt.waiting]), TEXT_MAX)
+        return clip("\n".join([f"**KAPLOOM! — game #{row.id}, {head}**", *rest, *(
+            game.ally_lines(seat) if ally else ()), prompt.todo or prompt.waiting]), TEXT_MAX)
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         menu, text = game.menu(seat), self.panel_text(row, game, seat)
@@ -115,13 +116,18 @@ class KaploomCog(GameCog, group_name="kaploom",
             if acts]
         rest = layout.menu_components(row.id, version, dataclasses.replace(menu, groups=tuple(
             g for g in menu.groups if g.key in AFTER)))
-        sig = Panel(text, items + rest).signature()  # as without a half-made choice
+        # Signed without a half-made choice and what the ally's moves change (their dice, the
+        # Duo board's reach): those edit nothing; a stale pick is refused politely.
+        own = [g for g in menu.groups if g.emoji != "🤝"]
+        sig = Panel(self.panel_text(row, game, seat, ally=False), rest + [
+            GameItem.select(row.id, version, "kpa", [discord.SelectOption(label=g.key)
+                                                     for g in own])]).signature()
         if group is not None:
             chunks = pages(group.items)
             shown = chunks[page][1] if page is not None and page < len(chunks) else group.items
             items.append(GameItem.select(row.id, version, "kpp", [layout.option(i) for i in shown]
                                          if len(shown) <= 25 else [discord.SelectOption(
-                                             label=layout.words(f"{label} …", 100),
+                                             label=layout.words(label, 100),
                                              value=f">{n}", description=f"{len(c)} ways")
                                              for n, (label, c) in enumerate(chunks)][:25],
                                          arg=key, placeholder=layout.words(
@@ -162,10 +168,14 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     # ---- the thread ---------------------------------------------------------------------------
     async def publish(self, played: Played) -> None:
+        """Public events as thread lines; a mover's secret step is noted to the mover only
+        (the ally's panel tells it when next shown, not by an edit of its own)."""
         lines = [line for e in played.events if e.to is None
                  for line in self.event_lines(played.game, e)]
+        me = played.row.seat_of(played.by) if played.by else None
         await super().publish(dataclasses.replace(played, events=[
-            e for e in played.events if e.to is not None] + [Event(x, "line") for x in lines]))
+            dataclasses.replace(e, to=(me,)) if me in e.to else e for e in played.events
+            if e.to is not None] + [Event(x, "line") for x in lines]))
 
     def event_lines(self, game: Game, e: Event) -> list[str]:
         if e.kind == "game_over":

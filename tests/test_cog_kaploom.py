@@ -325,7 +325,7 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     assert "poweron M" in options(panel, "kp:poweron:")
     await pick_in(fake, world.bob, "poweron", "poweron M")
     text = thread_text(fake, row)
-    assert "SUCKER PUNCH! Alice makes Bob lose 2" in text
+    assert "SUCKER PUNCH! Alice makes Bob lose 2" in text and "`take`" not in text
     panel = panel_of(fake, world.bob)
     assert "Pending" in panel.content
     await press(fake, world.bob, "take")
@@ -806,3 +806,180 @@ def test_every_legal_move_is_reachable_from_a_component(players, options):
             checked += 1
         game.apply(seat, rng.choice(legal))
     assert checked > 40
+
+
+# --- 2 vs 2 as four people play it (issue #22) ------------------------------------------------
+
+async def start_team(fake, world, monkeypatch, rolls=(), **options):
+    dave = world.guild.add_member(fake.add_user("dave"))
+    script_rolls(monkeypatch, list(rolls))
+    await fake.invoke(fake.slash(fake.bot, f"{KIND} team", user=world.alice,
+                                 channel=world.games, **options))
+    table = [m for m in fake.messages_in(world.games) if m.custom_ids][-1]
+    ids = challenge_buttons(table)
+    for user in (world.bob, world.carol, dave):
+        await fake.invoke(fake.click(table, ids["join"], user=user))
+    await fake.invoke(fake.click(table, ids["start"], user=world.alice))
+    [row] = await fake.bot.store.active_games()
+    return row, [world.alice, world.bob, world.carol, dave]
+
+
+async def click_move(fake, user, game, seat, move):
+    """A move as its player makes it on their panel: Phase 1 assignments through the wizard,
+    anything else by its button or the list that offers it."""
+    panel = panel_of(fake, user)
+    if game.view(None)["stage"] == "assign" and move_action(game, seat, move) not in (
+            "", "undo", "point", "lock"):
+        return await choose(fake, user, move, panel)
+    if any(tag_of(c) == f"mv:{move}" for c in panel.custom_ids):
+        return await press(fake, user, move, panel)
+    select = next(c for c in panel.components()
+                  if move in [o["value"] for o in c.get("options", [])])
+    return await fake.invoke(fake.select(panel, select["custom_id"], [move], user=user))
+
+
+def own_fight_move(game, seat):
+    """A Phase 1 attack or defense of the seat's own dice (no Duo board), if any."""
+    for g in game.menu(seat).groups:
+        if g.emoji in ("⚔️", "🛡️"):
+            return g.items[0].move
+    return None
+
+
+def own_power_move(game, seat):
+    """A Phase 1 power-up of the seat's own dice, if any."""
+    for g in game.menu(seat).groups:
+        if g.emoji == "🔋":
+            return g.items[0].move
+    return None
+
+
+async def test_2v2_rounds_by_clicks_send_few_dms_and_pictures(fake, world, monkeypatch):
+    """#22.2: two rounds of 2 vs 2 clicked through the panels: at most 1.5 DM sends + edits
+    and 1.5 PNG uploads per seat turn (it was 9.9 and 11.2), and a lock-in that does not end
+    Phase 1 uploads no picture to the thread (the public board was re-sent on each)."""
+    monkeypatch.setattr(sys.modules["cogs.kaploom"], "public_picture", quick_picture)
+    monkeypatch.setattr(sys.modules["cogs.kaploom"], "seat_picture", quick_picture)
+    mark = len(fake.requests)
+    row, users = await start_team(fake, world, monkeypatch)
+    dms = {fake.dm_channel(u).id for u in users}
+    seat_turns, acting_before, placed = 0, set(), {}
+    lock_uploads = 0
+    for _ in range(200):
+        game = await game_of(fake, row)
+        v = game.view(None)
+        acting = {a for a in game.actors() if a != CHANCE}
+        seat_turns += len(acting - acting_before)   # round 3's too: its panels are sent
+        acting_before = acting
+        if game.outcome() is not None or v["round"] > 2:
+            break
+        seat = min(acting, key=lambda s: placed.get((v["round"], s), 0))
+        if v["stage"] == "assign":
+            done = placed.get((v["round"], seat), 0)
+            move = (own_fight_move(game, seat) if done == 0 else
+                    own_power_move(game, seat) or own_fight_move(game, seat) if done == 1
+                    else None)
+            if move is None:
+                pointed = v["players"][seat]["pointer"] is not None or done >= 3
+                move = "lock" if pointed else next(
+                    (m for m in game.legal(seat) if m.startswith("point")), "lock")
+            placed[(v["round"], seat)] = done + 1
+        else:
+            menu = game.menu(seat)
+            power = [g for g in menu.groups
+                     if g.key not in ("faces", "give", "take", "done")]
+            move = power[0].items[0].move if power and not placed.get(("p", v["round"], seat)) \
+                else "done"
+            placed[("p", v["round"], seat)] = True
+        step = len(fake.requests)
+        await click_move(fake, users[seat], game, seat, move)
+        if move == "lock" and (await game_of(fake, row)).view(None)["stage"] == "assign":
+            lock_uploads += sum(1 for r in fake.requests[step:]
+                                if r.args.get("channel_id") == row.thread_id and r.files)
+    new = fake.requests[mark:]
+    dm_requests = [r for r in new if r.seam == "rest" and r.method in ("POST", "PATCH")
+                   and r.args.get("channel_id") in dms]
+    pngs = sum(1 for r in new for f in r.files or [] if f.filename.endswith(".png"))
+    assert seat_turns >= 12, seat_turns
+    assert lock_uploads == 0
+    assert len(dm_requests) / seat_turns <= 1.5, (len(dm_requests), seat_turns)
+    assert pngs / seat_turns <= 1.5, (pngs, seat_turns)
+
+
+async def test_2v2_another_players_move_keeps_my_half_made_choice(fake, world, monkeypatch):
+    """#22.3: Alice picks an action and its dice list appears; Bob, her ally, places dice on
+    his board and on the Duo board: her dice list is still there and still plays."""
+    row, users = await start_team(fake, world, monkeypatch)
+    alice, bob = users[0], users[1]
+    game = await game_of(fake, row)
+    move = own_fight_move(game, 0)
+    key = move_action(game, 0, move)
+    panel = panel_of(fake, alice)
+    tag = "kp:atk:"
+    await fake.invoke(fake.select(panel, component(panel, tag)["custom_id"], [key], user=alice))
+    picks = options(fake.messages[panel.id], "kp:pick:")
+    assert picks
+    edits_before = [r for r in fake.requests if r.args.get("message_id") == panel.id]
+    await choose(fake, bob, own_fight_move(game, 1))
+    # Bob's own board is his: Alice's panel is not touched at all
+    assert [r for r in fake.requests if r.args.get("message_id") == panel.id] == edits_before
+    game = await game_of(fake, row)
+    duo = next(g for g in game.menu(1).groups if g.emoji == "🤝")
+    await choose(fake, bob, duo.items[0].move)
+    # the Duo board is shared: her panel says so, and her half-made choice is still there
+    fresh = fake.messages[panel.id]
+    assert "Duo board: " in fresh.content
+    assert options(fresh, "kp:pick:") == picks
+    await fake.invoke(fake.select(fresh, component(fresh, "kp:pick:")["custom_id"], [move],
+                                  user=alice))
+    game = await game_of(fake, row)
+    assert move in [f"assign {b['action']} {' '.join(b['dice'])}"
+                    for b in game.view(0)["players"][0]["board"]]
+
+
+async def test_2v2_shows_the_teams_and_their_goal(fake, world, monkeypatch):
+    """#22.9: the first message names the teams and the team's goal."""
+    from bot.engine.kaploom import Kaploom
+    row, users = await start_team(fake, world, monkeypatch)
+    first = fake.messages_in(row.thread_id)[0].content
+    assert "Alice and Bob vs Carol and Dave" in first
+    assert "bring the other team's health to 0" in first and "your opponent's" not in first
+    # the thread's title has the engine's words for it (the lobby asks Game.versus)
+    assert Kaploom.versus(["A", "B", "C", "D"], {"mode": "2v2"}) == "A and B vs C and D"
+    assert Kaploom.versus(["A", "B"], {"mode": "duel"}) == "A vs B"
+
+
+async def test_spectators_are_sent_to_the_game_board_command(fake, world, monkeypatch):
+    """#22.6: `/kaploom board` is the printed action board; the game's board is `table`."""
+    script_rolls(monkeypatch, RULEBOOK_ROLL)
+    row = await start_duel(fake, world)
+    panel = panel_of(fake, world.alice)
+    new = await fake.invoke(fake.click(panel, next(c for c in panel.custom_ids
+                                                   if tag_of(c) == "mv:lock"), user=world.carol))
+    said_ = error(new).content
+    assert "/kaploom table" in said_ and "/kaploom board" not in said_
+
+
+async def test_power_up_is_told_once_and_texts_carry_no_notation(fake, world, monkeypatch):
+    """#22.13: "⚡ Carol powers up." is not followed by "⚡ Carol powers up now: …"; #22.10:
+    no seat codes or notation in the thread, the panels or a refusal's help."""
+    from table_play import INLINE_CODE, SEAT_CODE
+    script_rolls(monkeypatch, RULEBOOK_ROLL + ["X"])
+    row = await start_duel(fake, world)
+    await choose(fake, world.alice, "assign SUCKER PUNCH d4")
+    await choose(fake, world.bob, "assign POW d7 d8")
+    for user in (world.alice, world.bob):
+        await press(fake, user, "lock")
+    text = thread_text(fake, row)
+    assert "powers up now" not in text
+    turn = [line for line in text.splitlines() if "powers up" in line]
+    assert len(turn) == 1, turn
+    thread = fake.channels[row.thread_id]
+    new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob,
+                                       channel=thread, move="frobnicate"))
+    seen = [thread_text(fake, row), error(new).content] + [
+        m.text() for u in (world.alice, world.bob) for m in fake.dms_to(u)]
+    for said_ in seen:
+        assert not SEAT_CODE.search(INLINE_CODE.sub("", said_)), SEAT_CODE.search(
+            INLINE_CODE.sub("", said_))
+        assert "`" not in said_.replace("```", ""), said_

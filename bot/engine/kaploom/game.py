@@ -446,7 +446,7 @@ class Kaploom(Game):
     def _pend(self, victim: int, source: str, by: int, amount: int) -> Event:
         self.seats[victim]["pending"].append({"source": source, "by": by, "amount": amount})
         return Event(f"{source}! {self.who(by)} makes {self.who(victim, cap=False)} lose "
-                     f"{amount} health this phase (they choose when; `take`).", "trigger",
+                     f"{amount} health this phase (they choose when to take it).", "trigger",
                      data={"source": source, "by": by, "victim": victim, "amount": amount})
 
     # --- turn order (seed: "ROUND OVERVIEW"; rulings: "2 vs 2") --------------------------------
@@ -515,12 +515,15 @@ class Kaploom(Game):
         return phase3.apply(self, actor, verb, args)
 
     def _moves_help(self) -> str:
+        """What can be typed now, in words (the panel's lists make every move; the notation
+        itself is in docs/notation/kaploom.md and the form's example)."""
         if self.stage == "assign":
-            return ("Phase 1 moves: `assign POW d2 d4`, `unassign POW`, `timejump d1 reroll d3`, "
-                    "`quickfix d1 d2`, `point @3` (2 vs 2), `lock`.")
-        return ("Power Up moves: the action's name and your choice (`grow purple`, "
-                "`poweron X`, `upgrade T`, `tradein M X`, `bigbang X W`, `recover`), "
-                "`attach d6 M`, `detach d6 M`, `give d3 @2` (2 vs 2), `take`, `done`.")
+            return ("In Phase 1 you put dice on an action (assign, the action, your dice), take "
+                    "them off (unassign), use TIME JUMP, QUICK FIX or PAUSE at once, point at "
+                    "the opponent you attack (2 vs 2) and lock in.")
+        return ("In Power Up you use an action with your choice (its name, then a colour or "
+                "faces), attach or detach a face, give a Duo board die to an ally (2 vs 2), "
+                "take a pending loss, and say done.")
 
     def _legal(self, player: int) -> list[str]:
         if self.stage == "assign":
@@ -585,6 +588,10 @@ class Kaploom(Game):
     def seat_lines(self, seat: int) -> list[str]:
         """What `seat`'s panel says of the game: its own facts only (view.seat_lines)."""
         return view_mod.seat_lines(self.view(seat))
+
+    def ally_lines(self, seat: int) -> list[str]:
+        """What `seat`'s ally has now, for its panel (view.ally_lines; [] in a duel)."""
+        return view_mod.ally_lines(self.view(seat))
 
     def dice_lines(self, seats: list[int]) -> list[str]:
         """These players' dice as anyone may see them (view.dice_lines)."""

@@ -5,7 +5,8 @@ Phase 1 (secret): one group per action the unplaced dice can fill (key: the acti
 lower case, at most 12 letters), its moves the ways to fill it, each under the `step` of the
 first die it uses (a long list narrows by that die). The group's emoji says what kind of action
 it is (`KIND_EMOJI`: ⚔️ attack and 🛡️ defense are the fight; ⚡ at once, 🔋 power up, 🔐 lock
-in, 🤝 Duo board, 🔁 the TIME LOOP ability), then "undo", "point" (2 vs 2) and "lock".
+in, 🤝 Duo board, 🔁 the TIME LOOP ability, key "timeloop" like the action, which it
+replaces once locked in), then "undo", "point" (2 vs 2) and "lock".
 Power Up: one group per action with a choice (key: its verb), then "faces", "give", "take"
 and "done". Labels and effects are `describe()`'s; players are named, never seat codes.
 """
@@ -60,7 +61,7 @@ def _phase1(g: "Kaploom", seat: int) -> list[MenuGroup]:
         m = read(g, move)
         verb, action = m["verb"], m["action"]
         if verb == "timeloop":
-            actions.setdefault("ability", (None, []))[1].append(
+            actions.setdefault("timeloop", (None, []))[1].append(
                 _item(g, seat, move, die_words(g, m["rerolls"][0]) if m["rerolls"] else ""))
         elif verb == "unassign":
             undo.append(_item(g, seat, move))
@@ -78,7 +79,7 @@ def _phase1(g: "Kaploom", seat: int) -> list[MenuGroup]:
     for name in fight + [k for k in actions if k not in fight]:
         action, items = actions[name]
         if action is None:
-            out.append(MenuGroup("ability", "TIME LOOP (your ability): re-roll one unplaced "
+            out.append(MenuGroup("timeloop", "TIME LOOP (your ability): re-roll one unplaced "
                                  "die for free", tuple(items), Pick.SELECT, "once a round",
                                  emoji=KIND_EMOJI["ability"]))
             continue
@@ -151,7 +152,7 @@ def status(g: "Kaploom") -> str:
         text = f"Waiting for {_names(g, waiting)} to place their dice in secret"
         if ready:
             text += f"; {_names(g, ready)} {'is' if len(ready) == 1 else 'are'} locked in"
-        return text + "; when time runs out, whatever is placed is locked in."
+        return text + "."
     turn = g.order[g.turn]
     rest = g.order[g.turn + 1:]
     return (f"Waiting for {g.name(turn)} to finish powering up"

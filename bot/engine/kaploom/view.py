@@ -228,9 +228,6 @@ def seat_lines(v: dict[str, Any]) -> list[str]:
         if me["attack"] is not None and (me["attack"]["base"] or me["defense"]["base"]):
             lines.append(f"⚔️ Your attack now: {me['attack']['text']} · 🛡️ defense: "
                          f"{me['defense']['text']}")
-        for ally in (p for p in v["players"] if p["team"] == me["team"] and p is not me):
-            lines.append(f"🤝 Your ally {ally['name']} rolled: "
-                         + " · ".join(die_text(v, d) for d in ally["dice"]))
         if me["pointer"] is not None:
             lines.append(f"🎯 You attack {names[me['pointer']]} this round.")
         return lines
@@ -243,6 +240,23 @@ def seat_lines(v: dict[str, Any]) -> list[str]:
                      ("unattached faces", " ".join(me["unattached"])),
                      ("abilities", ", ".join(x["name"] for x in me["locked_in"])),
                      ("spoiler tokens", me["spoilers"])) if x))
+    return lines
+
+
+def ally_lines(v: dict[str, Any]) -> list[str]:
+    """What the seat's ally has now (2 vs 2, Phase 1; `v` is the seat's view): their roll as
+    it stands and their own board. Told in the seat's panel whenever it is shown, but never a
+    reason to show it again: the ally's moves are theirs."""
+    me = v["players"][v["you"]]
+    lines = []
+    if v["stage"] == "assign":
+        for ally in (p for p in v["players"] if p["team"] == me["team"] and p is not me):
+            dice = {d["id"]: d for d in ally["dice"]}
+            lines.append(f"🤝 Your ally {ally['name']} — unplaced: " + (" · ".join(
+                die_text(v, dice[d]) for d in ally["free"] or []) or "none") + (
+                "; placed: " + " · ".join(f"{b['action']} ← " + " + ".join(
+                    die_text(v, dice[d]) for d in b["dice"] if d in dice) for b in ally["board"])
+                if ally["board"] else "") + (" (locked in)" if ally["locked"] else ""))
     return lines
 
 
