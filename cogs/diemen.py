@@ -82,16 +82,13 @@ class DieMenCog(GameCog, group_name="diemen",
             return super().move_items(row, game, seat, version)
         public, version = version is None, row.version if version is None else version
         rest = dataclasses.replace(menu, groups=tuple(g for g in menu.groups if g not in own))
-        items = layout.menu_components(row.id, version, rest,
-                                       who=game.name(seat) if public else "")
-        for item in items:
-            item.row = (item.row or 0) + len(own)
-        first = [self.report_select(row, game, seat, version) if g.key == "rp" else
+        items = [self.report_select(row, game, seat, version) if g.key == "rp" else
                  GameItem.select(row.id, version, "aim", [layout.option(i) for i in g.items],
-                                 placeholder=g.title) for g in own]
-        for n, item in enumerate(first):
-            item.row = n
-        return first + items
+                                 placeholder=g.title) for g in own] + layout.menu_components(
+            row.id, version, rest, who=game.name(seat) if public else "")
+        for item in items:  # in this order, discord.py finds each its row (a select's own slot
+            discord.ui.Item.row.fset(item.item, None)  # shadows `row`: set through Item)
+        return items
 
     # ---- the crowd vote on the Stand Cries --------------------------------------------------
     def wants_vote(self, row: GameRow, game: Game, chance: Chance) -> bool:
