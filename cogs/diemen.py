@@ -56,7 +56,8 @@ class DieMenCog(GameCog, group_name="diemen",
     def view_signature(self, game: Game, seat: int | None) -> str:
         """The board is drawn once per seat's turn and set-up: the message tells each step."""
         v = game.view(seat)
-        drawn = [self.turn_key(game), v["result"], v["setup_done"], v["my_setup"]]
+        drawn = [self.turn_key(game), v["result"], v["my_setup"],  # a seat: only its own
+                 v["setup_done"] if seat is None else v["setup_done"][seat]]
         return hashlib.sha1(repr(drawn).encode()).hexdigest()[:16]
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:

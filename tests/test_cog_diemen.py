@@ -230,7 +230,11 @@ async def test_secret_banner_setup_reveals_nothing_before_both_are_done(fake, wo
 
     # a second choice raced from the same panel before the first was answered
     raced = fake.select(panel_a, comp["custom_id"], ["F2", "F3", "B2", "B3"], user=world.alice)
+    mark = len(fake.requests)
     await set_banners(fake, world.alice, ["F1", "F3", "B1", "B3"])
+    bob_dm = fake.dm_channel(world.bob).id
+    assert not [r for r in fake.requests[mark:] if r.args.get("channel_id") == bob_dm], \
+        "Bob's panel is not touched when Alice sets up"
     # her panel has nothing left to offer: its select is gone
     assert not any(key(c) == "bn" for c in panel_a.custom_ids)
     _, game = await state(fake, row)
