@@ -4,9 +4,21 @@ offline Discord), step by step from 10 to 200 moves/s. Per step: moves done per 
 p99 latency from arrival to published, resident memory. The saturation point is the most moves
 per second done at any step. Pictures are drawn in worker processes, as the bot does.
 
+Moves arrive as Discord sends them (issue #23 item 4): each is an interaction payload — the
+seat's player clicking the move's button or picking it in a list on their DM panel or the newest
+message of the game's thread (tests/clicker.py reads them), or, when neither offers it, typing
+`/<game> move` (Die-Men: `/diemen play`) there — fed through discord.py's gateway parser, and
+done when the task discord.py started for it is; so the latency, the requests
+and the CPU are those of the real path. Per move the requests are split into those bound to
+Discord's global rate limit (the bot's own REST) and interaction requests (callback, follow-ups,
+@original edits: free of it), and the bot-wide ceiling is `50 / global-bound requests per move`.
+`--direct` moves through `tables.play` instead, as this bench did before.
+
 Keys: `load.steps`, `load.saturation_moves_per_s`, `load.p99_ms_at_50`, `memory.mb_1000_open`,
-and the same under `load.at_100k_finished.*` for a store that already holds 100k finished games
-(inserted directly by bench/store.py, not played).
+`load.global_requests_per_move`, `load.interaction_requests_per_move`,
+`load.bot_wide_ceiling_moves_per_s`, `load.moves_as`, and the same under
+`load.at_100k_finished.*` for a store that already holds 100k finished games (inserted directly
+by bench/store.py, not played).
 """
 from __future__ import annotations
 
@@ -31,6 +43,10 @@ OPEN_GAMES = 1000
 RATES = (10, 25, 50, 100, 200)
 STEP_SECONDS = 4.0
 OPTIONS = {"diemen": {"mode": "simulated"}, "slideslam": {"first_player": "random"}}
+TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
+                 "discord-ui-modal-dispatch")   # where discord.py runs an interaction's work
+GLOBAL_LIMIT = 50   # Discord's global rate limit: requests per second for the whole bot
+NOTATION = {"diemen": "play"}   # the command that takes any move (Die-Men's `move` is the Stand)
 
 
 def _rss_mb(pid: int | str = "self") -> float:
@@ -68,6 +84,8 @@ class Meter:
     carry. Also counts SQL statements sent to the database."""
 
     def __init__(self, fake) -> None:
+        self.played: dict[int, Any] = {}   # game id -> the last Played (interaction moves)
+        self.clicks = self.commands = 0    # how the interaction moves came
         self.choosing = 0.0
         self.serving = 0.0
         self.statements = 0
@@ -123,8 +141,79 @@ async def _move(bot, gid: int, rng: random.Random, known: dict[int, Any],
     return True
 
 
+def _thread(fake, parent, name: str):
+    """A game thread in the offline Discord (as the lobby's thread creation leaves it), without
+    a request: the bench's set-up, not the bot's work."""
+    from fakediscord import Channel
+    tid = fake.snowflake()
+    thread = Channel(tid, 11, name, guild=parent.guild, parent_id=parent.id,
+                     owner_id=fake.me.id, members={fake.me.id})
+    fake.channels[tid] = thread
+    parent.guild.channels[tid] = thread
+    fake.bot._connection.parse_thread_create(thread.payload() | {"newly_created": True})
+    return thread
+
+
+def _click_for(fake, row, game, seat: int, move: str, users: dict[int, Any], thread):
+    """The click (or pick) that makes `move` on the newest message of the game's thread, as a
+    person makes it there (tests/clicker.py's reading of buttons and move lists); None when
+    that message offers no control for it (then the player types the command)."""
+    from clicker import Clicker
+    person = Clicker(fake, row.kind, [users[u] for u in row.players], thread.id, row.id)
+    # The seat's DM panel (the bot keeps which DM message it is), then the thread's newest.
+    panel = (row.extra.get("panels") or {}).get(str(seat)) or {}
+    for mid in (panel.get("message"), thread.last_message_id):
+        msg = fake.messages.get(mid or 0)
+        if msg is None or msg.deleted or not msg.payload.get("components"):
+            continue
+        plan = person.plan(msg, game, seat, move)
+        if plan is not None and plan[0] != "narrow":
+            return person._payload(msg, plan, users[row.players[seat]])
+    return None
+
+
+async def _move_by_interaction(fake, bot, gid: int, rng: random.Random, known: dict[int, Any],
+                               meter: Meter, threads: dict[int, Any], users: dict[int, Any]
+                               ) -> bool:
+    """One random legal move in game `gid` as its player sends it: `/<game> move` in the
+    game's thread, an INTERACTION_CREATE through discord.py's parser; done when the command's
+    task is. The player's side (choosing, building the payload, looking at the result) is
+    metered apart from the bot's."""
+    if gid not in known:
+        known[gid] = await bot.tables.load(gid)
+    row, game = known[gid]
+    t = time.perf_counter()
+    actors = [a for a in game.actors() if a != CHANCE] if row.status == "active" else []
+    moves = game.legal(seat := rng.choice(actors)) if actors else []
+    move = rng.choice(moves) if moves else None
+    if move is None:
+        meter.choosing += time.perf_counter() - t
+        return False
+    payload = _click_for(fake, row, game, seat, move, users, threads[gid])
+    if payload is None:
+        meter.commands += 1
+        payload = fake.slash(bot, f"{row.kind} {NOTATION.get(row.kind, 'move')}",
+                             user=users[row.players[seat]], channel=threads[gid], move=move)
+    else:
+        meter.clicks += 1
+    before = asyncio.all_tasks()
+    meter.choosing += time.perf_counter() - t
+    fake.feed(payload)
+    t = time.perf_counter()
+    tasks = [task for task in asyncio.all_tasks() - before
+             if task.get_name().startswith(TASK_PREFIXES)]
+    meter.choosing += time.perf_counter() - t
+    await asyncio.gather(*tasks)
+    played = meter.played.pop(gid, None)   # what the player sees next: the published game
+    if played is None:   # refused (another move got there first): look again next time
+        known.pop(gid, None)
+        return False
+    known[gid] = (played.row, played.game)
+    return True
+
+
 async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_SECONDS,
-              workers: int = 2, finished: int = 0) -> dict[str, Any]:
+              workers: int = 2, finished: int = 0, direct: bool = False) -> dict[str, Any]:
     from conftest import World, boot
     rng = random.Random(14)
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,16 +230,25 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
             world = World(fake)
             bot = fake.bot
             players = [world.alice.id, world.bob.id]
+            users = {world.alice.id: world.alice, world.bob.id: world.bob}
             games = []
             known: dict[int, Any] = {}
+            threads: dict[int, Any] = {}
             for i in range(open_games):
                 kind = KINDS[i % len(KINDS)]
+                thread = None if direct else _thread(fake, world.games, f"{kind} {i}")
                 played = await bot.tables.create(kind, players, OPTIONS.get(kind),
                                                  guild_id=world.guild.id,
-                                                 channel_id=world.games.id, publish=False,
+                                                 channel_id=world.games.id,
+                                                 thread_id=thread and thread.id,
+                                                 # the opening and turn card in each thread:
+                                                 # what a player clicks on
+                                                 publish=not direct,
                                                  names=["Alice", "Bob"])
                 games.append(played.row.id)
                 known[played.row.id] = (played.row, played.game)
+                if thread is not None:
+                    threads[played.row.id] = thread
             pids = rendering.worker_pids()
             memory = _rss_mb() + sum(_rss_mb(p) for p in pids)
             # The bench's own copies of the games are no part of the bot: the garbage
@@ -159,6 +257,15 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
             gc.collect()
             gc.freeze()
             meter = Meter(fake)
+            if not direct:
+                play = bot.tables.play
+
+                async def kept(game_id, *args, **kwargs):
+                    """The table's answer to each move, kept as the player's next view."""
+                    played = await play(game_id, *args, **kwargs)
+                    meter.played[game_id] = played
+                    return played
+                bot.tables.play = kept
             await meter.count_statements(bot.store)
             steps = []
             for rate in rates:
@@ -167,6 +274,7 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 tasks = []
                 fake.requests.clear()  # the fake keeps every request; a real gateway does not
                 meter.choosing = meter.serving = 0.0
+                meter.clicks = meter.commands = 0
                 meter.statements = 0
                 pids = rendering.worker_pids()
                 cpu0, workers0 = time.process_time(), sum(_cpu_s(p) for p in pids)
@@ -174,7 +282,10 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 async def one():
                     nonlocal done
                     start = time.perf_counter()
-                    if await _move(bot, rng.choice(games), rng, known, meter):
+                    gid = rng.choice(games)
+                    if await (_move(bot, gid, rng, known, meter) if direct else
+                              _move_by_interaction(fake, bot, gid, rng, known, meter, threads,
+                                                   users)):
                         done += 1
                         latencies.append((time.perf_counter() - start) * 1000)
 
@@ -197,7 +308,13 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                               "rss_mb": round(_rss_mb() + sum(_rss_mb(p) for p in
                                                               rendering.worker_pids()), 1),
                               "http_per_move": round(len(fake.requests) / per, 2),
+                              "global_per_move": round(sum(
+                                  r.seam == "rest" for r in fake.requests) / per, 2),
+                              "interaction_per_move": round(sum(
+                                  r.seam == "webhook" for r in fake.requests) / per, 2),
                               "sql_per_move": round(meter.statements / per, 1),
+                              "moves_by_click": meter.clicks,
+                              "moves_by_command": meter.commands,
                               "cpu_ms_per_move": {
                                   "bot_process": round(main_ms, 2),
                                   "render_workers": round(render_ms, 2),
@@ -213,6 +330,12 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
             "load.saturation_moves_per_s": max(s["done_per_s"] for s in steps),
             "load.p99_ms_at_50": at_50["p99_ms"],
             "load.http_per_move": round(statistics.median(s["http_per_move"] for s in steps), 2),
+            "load.global_requests_per_move": (g := round(statistics.median(
+                s["global_per_move"] for s in steps), 2)),
+            "load.interaction_requests_per_move": round(statistics.median(
+                s["interaction_per_move"] for s in steps), 2),
+            "load.bot_wide_ceiling_moves_per_s": round(GLOBAL_LIMIT / g, 1) if g else None,
+            "load.moves_as": "tables.play" if direct else "interactions",
             "memory.mb_1000_open": round(memory, 1)}
 
 
@@ -252,9 +375,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, help="render processes (0: threads)")
     ap.add_argument("--finished", type=int, default=0, help="finished games already stored")
     ap.add_argument("--profile", help="write a cProfile of the run to this file")
+    ap.add_argument("--direct", action="store_true",
+                    help="move through tables.play, not as interactions (as before issue #23)")
     args = ap.parse_args(argv)
     if not (args.quick or args.open or args.rates or args.seconds or args.workers is not None
-            or args.finished or args.profile):
+            or args.finished or args.profile or args.direct):
         print(json.dumps(measure(), indent=1))
         return 0
     kw: dict[str, Any] = {}
@@ -269,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers is not None:
         kw["workers"] = args.workers
     kw["finished"] = args.finished
+    kw["direct"] = args.direct
     if args.profile:
         import cProfile
         prof = cProfile.Profile()
