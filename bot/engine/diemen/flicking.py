@@ -421,8 +421,8 @@ class Flicking(DieMenBase):
         rep = notation.report(args)
         t = self.t
         if self.phase in ("reposition", "customers") and t["declared"] is not None:
-            raise self._refuse(p, f"You declared {plural(t['declared'], 'flick')} this turn and all "
-                                  "are resolved: no more flicks.")
+            raise self._refuse(p, f"You declared {plural(t['declared'], 'flick')} this turn "
+                                  "and all are resolved: no more flicks.")
         if self.phase == "move":
             raise self._refuse(p, "Declare your flicks first.")
         self._phase_is(p, ("flick",), "Reporting a flick")

@@ -262,8 +262,8 @@ class DieMen(Flicking, Reposition):
         t = self.t
         t["declared"] = n
         t["bonus"] = n == 3
-        text = (f"{self._who(p)} declares {plural(n, 'flick')}" + (" (Bonus Flick)" if n == 3 else "")
-                + ".")
+        text = (f"{self._who(p)} declares {plural(n, 'flick')}"
+                + (" (Bonus Flick)" if n == 3 else "") + ".")
         if n == 0:
             if decl["aim"] or decl["called"]:
                 raise self._refuse(p, "You declared no flicks, so there is nothing to aim or "

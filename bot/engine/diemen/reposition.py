@@ -146,8 +146,8 @@ class Reposition(DieMenBase):
         if args:
             raise InvalidMoveError("Write just `done`.")
         if rules.knocked(self.side(p)):
-            raise self._refuse(p, f"Place your {plural(rules.knocked(self.side(p)), 'knocked banner')} "
-                                  "back first.")
+            down = plural(rules.knocked(self.side(p)), "knocked banner")
+            raise self._refuse(p, f"Place your {down} back first.")
         me = self.side(p)
         t = self.t
         events = [Event(f"{self._who(p)} has repositioned.", "reposition_done",
@@ -159,8 +159,8 @@ class Reposition(DieMenBase):
                 t["attract"] = attract
                 self.phase = "customers"
                 events.append(Event(
-                    f"The Super Sale draws {plural(attract, 'customer')}: {self._who(p)} places them "
-                    "on their customer spots (or lets them go).", "customers_attracted",
+                    f"The Super Sale draws {plural(attract, 'customer')}: {self._who(p)} places "
+                    "them on their customer spots (or lets them go).", "customers_attracted",
                     data={"seat": p, "count": attract}))
                 return events
         return events + self._end_turn()
