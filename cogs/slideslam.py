@@ -31,11 +31,11 @@ PRESETS = (("6,5,4,3,2,1", "the rulebook's dice (default)"),
 
 
 def first(rows: list, items: list) -> list:
-    """`rows` (one select each) on top of laid-out `items`, whose rows move down."""
-    for n, item in enumerate(rows):
-        item.row = n
-    for item in items:
-        item.row = (item.row or 0) + len(rows)
+    """`rows` (one select each) above laid-out `items`: all in order, without rows of their own,
+    so discord.py stacks them (a select fills a row, buttons share one). (A select shadows
+    `Item.row` with a slot: the property is called through `Item` itself.)"""
+    for item in rows + items:
+        discord.ui.Item.row.fset(item.item, None)
     return rows + items
 
 

@@ -697,28 +697,24 @@ def test_describe_words_every_kind_of_move():
     assert "hits W (4→3), X (3→2) and V (5→4)" in g.describe("pass", 1).effect
 
 
-def test_the_view_holds_the_choices_the_screens_show():
+def test_the_menu_holds_the_choices_the_screens_show():
     s = start(RESPONSE_P1, RESPONSE_P2)
     g = s.game
-    choices = g.view(None)["choices"]
-    assert choices["seat"] == 0 and choices["phase"] == "slide" and not choices["slams"]
-    slides = {c["move"] for c in choices["slides"]}
-    assert slides == {m for m in g.legal(0) if m.startswith("slide ")}
-    c5 = next(c for c in choices["slides"] if c["to"] == "c5")
-    assert c5 == {"die": "C", "from": "c4", "to": "c5", "steps": 1, "move": "slide c4 c5"}
+    assert "choices" not in g.view(None)          # one shape: the menu (issue #21)
+    [slides] = g.menu(0).groups
+    assert slides.key == "sl" and set(slides.moves()) == set(g.legal(0))
+    c5 = next(i for i in slides.items if i.move == "slide c4 c5")
+    assert c5.label == "Slide C (4) c4 → c5" and c5.step.startswith("C (4) on c4 — ")
     s(0, "slide c4 c5")
-    slams = {c["die"]: c for c in g.view(1)["choices"]["slams"]}   # public facts: any view
-    assert slams["C"]["hits"] == [
-        {"die": "W", "square": "c6", "before": 4, "after": 3, "destroyed": False},
-        {"die": "X", "square": "d5", "before": 3, "after": 2, "destroyed": False},
-        {"die": "V", "square": "b5", "before": 5, "after": 4, "destroyed": False}]
-    assert slams["C"]["predict_move"] == "slam c5 predict" and slams["A"]["predict_move"] is None
-    assert "F" not in slams and g.view(None)["choices"]["slam_refused"][0]["die"] == "F"
-    assert g.view(None)["choices"]["end"] is True
+    groups = {grp.key: grp for grp in g.menu(0).groups}
+    assert [i.label for i in groups["sm"].items if i.move == "slam c5"] == [
+        "Slam with C (4) at c5: hits W (4→3), X (3→2) and V (5→4)"]
+    assert groups["pr"].moves() == ["slam c5 predict"]
+    assert "slam f1" not in groups["sm"].moves() and groups["end"].moves() == ["end"]
     s(0, "slam c5")
-    choices = g.view(None)["choices"]
-    assert choices["seat"] == 1 and choices["pass"] and [b["move"] for b in choices["bends"]] \
-        == ["bend c6", "bend d5", "bend b5"]
+    groups = {grp.key: grp for grp in g.menu(1).groups}
+    assert groups["bd"].moves() == ["bend c6", "bend d5", "bend b5"]
+    assert groups["pass"].moves() == ["pass"]
     placing = SlideSlam.new(2)
     placing.apply(0, "place a1=6")
     mine = placing.view(0)["placement"]

@@ -36,20 +36,15 @@
   viewer's own unplaced dice during placement, else None.
 - each die also carries `steps` (how far it slides: its health, 2 when awakened) and
   `super_slam` (its slam is a Super Slam: health 1).
-- `choices`: what the player to act may do now, worked out by the rules (None when nobody
-  but chance acts): {seat, phase, slides: [{die, from, to, steps, move}], slams: [{die,
-  square, super, damage, hits: [{die, square, before, after, destroyed}], move,
-  predict_move | None}], slam_refused: [{die, square, why}], end: bool, awaken: [{die,
-  square, health}], bends: [{die, square, before, after, move}], pass: bool}.
-  Reach and slam targets are public knowledge once the wall is down, so every view has them.
+- What the player to act may do now, grouped for the screens, is `Game.menu(seat)`
+  (bot/engine/slideslam/menu.py), not a view key.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from . import board
-from .data import (AWAKENED_STEPS, LETTERS, NORMAL_DAMAGE, SUPER_DAMAGE,
-                   SUPER_SLAM_HEALTH)
+from .data import AWAKENED_STEPS, LETTERS, SUPER_SLAM_HEALTH
 
 if TYPE_CHECKING:
     from .game import SlideSlam
@@ -128,54 +123,7 @@ def build_view(g: "SlideSlam", player: int | None) -> dict[str, Any]:
                                               "vote_seconds", "starting_values")},
         "result": g.result,
         "names": list(g.names),
-        "choices": _choices(g),
     }
-
-
-def _choices(g: "SlideSlam") -> dict[str, Any] | None:
-    """The moves of the player to act after the wall is down, with what each would do."""
-    if g.result is not None or g.phase not in ("slide", "slam", "response"):
-        return None
-    if g.phase == "response":
-        p = g.pending
-        seat = p["defender"]
-        bends = [{"die": t, "square": g.dice[t]["square"], "before": g.dice[t]["health"],
-                  "after": max(g.dice[t]["health"] - p["damage"], 0),
-                  "move": f"bend {g.dice[t]['square']}"} for t in p["targets"]]
-        return {"seat": seat, "phase": "response", "slides": [], "slams": [], "slam_refused": [],
-                "end": False, "awaken": [], "bends": bends, "pass": True}
-    seat = g.current
-    mine = sorted(g._dice_of(seat))
-    slides, slams, refused = [], [], []
-    if g.phase == "slide":
-        for k in mine:
-            src = g.dice[k]["square"]
-            for dst, path in g._reach(k).items():
-                slides.append({"die": k, "from": src, "to": dst, "steps": len(path) - 1,
-                               "move": f"slide {src} {dst}"})
-    else:
-        can_predict = not g.tokens_used[seat] and not g.tokens_used[1 - seat]
-        for k in mine:
-            sq = g.dice[k]["square"]
-            why = g._slam_refusal(k)
-            if why is not None:
-                refused.append({"die": k, "square": sq, "why": why})
-                continue
-            sup = g._is_super(k)
-            dmg = SUPER_DAMAGE if sup else NORMAL_DAMAGE
-            hits = [{"die": t, "square": g.dice[t]["square"], "before": g.dice[t]["health"],
-                     "after": max(g.dice[t]["health"] - dmg, 0),
-                     "destroyed": g.dice[t]["health"] <= dmg} for t in g._targets(k)]
-            slams.append({"die": k, "square": sq, "super": sup, "damage": dmg, "hits": hits,
-                          "move": f"slam {sq}",
-                          "predict_move": f"slam {sq} predict" if can_predict and hits else None})
-    awaken = []
-    if g._can_awaken(seat) is None:
-        awaken = [{"die": k, "square": g.dice[k]["square"], "health": g.dice[k]["health"]}
-                  for k in mine]
-    return {"seat": seat, "phase": g.phase, "slides": slides, "slams": slams,
-            "slam_refused": refused, "end": g.phase == "slam", "awaken": awaken, "bends": [],
-            "pass": False}
 
 
 def _cell(d: dict[str, Any] | None) -> str:
