@@ -5,6 +5,8 @@
   render FILE [--at N] --out DIR
                                 draw the record's position after N entries (default: the end):
                                 the public board and each seat's panel, as PNG files
+  render FILE [--at N] --gif OUT.gif
+                                the game's animated replay, as the thread saw it
   selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
                                 play one game of random legal moves and write its record
   match GAME POLICY_A POLICY_B --games N [--players K] [--option k=v ...] [--json]
@@ -14,6 +16,9 @@
 Exit codes: 0 done; 1 the input was refused; 2 the bot cannot start; 3 a bug (a crash).
   migrate --to postgresql://... [--from FILE]
                                 copy the SQLite database into PostgreSQL and say what it copied
+  ratings rebuild [--guild ID] [--database URL]
+                                recompute every rating from the stored games (one server's
+                                ladders with --guild), the same numbers live play gave
 """
 from __future__ import annotations
 
@@ -129,7 +134,9 @@ def read_record(path: str):
 
 def cmd_render(args: argparse.Namespace) -> int:
     from .engine.records import RecordError, ReplayError
-    from .render_cli import render_position
+    from .render_cli import render_gif_command, render_position
+    if args.gif or not args.out:  # the animated replay (issue #26): bot/render_cli.py
+        return render_gif_command(args, EXIT_REFUSED, _bug)
     try:
         written = render_position(read_record(args.file), args.at, Path(args.out))
     except RecordError as e:
@@ -231,6 +238,37 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ratings(args: argparse.Namespace) -> int:
+    import os
+    import time
+
+    from .config import DEFAULT_DATABASE
+    from .ratings import rebuild
+    from .store import Store, StoreError
+    target = (args.database or os.environ.get("DATABASE_URL", "").strip()
+              or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+
+    async def run() -> dict[str, int]:
+        store = await Store.open(target)
+        try:
+            return await rebuild(store, guild_id=args.guild)
+        finally:
+            await store.close()
+    started = time.monotonic()
+    try:
+        counted = asyncio.run(run())
+    except StoreError as e:
+        print(f"cannot rebuild the ratings: {e}", file=sys.stderr)
+        return EXIT_CONFIG
+    except Exception:
+        return _bug("rebuilding the ratings crashed")
+    where = f"server {args.guild}" if args.guild else "every server and the global ladders"
+    print(f"rebuilt the ratings of {where}: {counted['games']} rated games, "
+          f"{counted['players']} player ladders, {counted['skipped']} games unrated "
+          f"({time.monotonic() - started:.1f} s)", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="python -m bot", description=__doc__,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -244,7 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="the record (JSON), e.g. from /games export")
     p.add_argument("--at", type=int, metavar="N",
                    help="after the first N entries (default: the end)")
-    p.add_argument("--out", required=True, metavar="DIR", help="where the PNG files go")
+    p.add_argument("--out", metavar="DIR", help="where the PNG files go")
+    p.add_argument("--gif", metavar="OUT.gif",
+                   help="write the game's animated replay (public view) instead, up to N "
+                        "entries with --at (see bot/render_cli.py)")
     p = sub.add_parser("selfplay", help="play one random game and write its record")
     p.add_argument("game", help="which game")
     p.add_argument("--seed", type=int, required=True, help="the seed of the dice and moves")
@@ -263,6 +304,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the PostgreSQL database to copy into (empty of games)")
     p.add_argument("--from", dest="source", metavar="FILE",
                    help="the SQLite file (default: DATABASE_PATH, or data/referee.db)")
+    p = sub.add_parser("ratings", help="ratings: rebuild them from the stored games")
+    rsub = p.add_subparsers(dest="action", required=True)
+    r = rsub.add_parser("rebuild", help="recompute the ratings from every stored game")
+    r.add_argument("--guild", type=int, metavar="ID",
+                   help="only this server's ladders (the global ones stay as they are)")
+    r.add_argument("--database", metavar="URL",
+                   help="the database (default: DATABASE_URL, DATABASE_PATH or "
+                        "data/referee.db)")
     return parser
 
 
@@ -277,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         from .policies.cli import run as match_run
         return match_run(args)
     return {"commands": cmd_commands, "replay": cmd_replay, "selfplay": cmd_selfplay,
-            "render": cmd_render,
+            "render": cmd_render, "ratings": cmd_ratings,
             "migrate": cmd_migrate}[
         args.command](args)
 

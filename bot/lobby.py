@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from . import practice
+from . import practice, ratings
 from .engine import load
 from .engine.core import RuleError
 from .names import plain_name, safe_name
@@ -259,6 +259,10 @@ class Lobby:
         the seats' names when they are not the players' display names (the bot's seats);
         `label` follows the players' names in the thread's title."""
         title = load(kind).TITLE
+        if guild_id and await self.store.rating_off(guild_id, kind):
+            # The server switched rating off for this game (/games rating): it starts unrated
+            # and stays so (a rebuild reads the same note).
+            extra = {**(extra or {}), ratings.UNRATED_KEY: "off"}
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         seat_names = names or [safe_name(await self._name(interaction, u)) for u in players]
         who = " vs ".join(plain_name(n) for n in seat_names)

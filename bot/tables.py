@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Protocol
 
+from . import ratings
 from .engine import load
 from .engine.core import CHANCE, Chance, Event, Game, IllegalMoveError, RuleError
 from .store import Entry, GameRow, OutboxItem, StaleVersion, Store, due_time
@@ -329,12 +330,15 @@ class Tables:
                 results = {uid: ("draw" if outcome.draw else
                                  "win" if seat in outcome.winners else "loss")
                            for seat, uid in enumerate(row.players)}
+        standing = None
+        if results is not None and not (row.extra or {}).get(ratings.UNRATED_KEY):
+            standing = await self._standing(row, game, entries)
         now = self.clock()
         state = game.to_json()
         try:
             version = await self.store.commit_move(
                 row.id, row.version, entries, state, status, deadline, deadline_kind, results,
-                now=now, cause=cause, by=by, row=row)
+                now=now, cause=cause, by=by, row=row, standing=standing)
         except StaleVersion:
             raise StaleMove(STALE_TEXT) from None
         # The row after the commit, without reading it again: the same rules as the UPDATE.
@@ -346,6 +350,25 @@ class Tables:
             timer_start=row.timer_start if same_clock else now)
         self._arm(new)
         return Played(new, game, entries, events, cause, by)
+
+    async def _standing(self, row: GameRow, game: Game,
+                        entries: list[Entry]) -> "ratings.Standing | None":
+        """The finishing places a rated game's result carries (bot/ratings.py): from the final
+        state, and for TradeShowdown's free-for-all from its whole record (replayed in a
+        thread: who fell when). A failure leaves the game unrated, never unfinished; a
+        rebuild meets the same failure and leaves it unrated too."""
+        try:
+            record: list[tuple[Any, str]] = []
+            if ratings.needs_record(row.kind, len(row.players)):
+                record = list(await self.store.entries(row.id))
+                record += [(e.actor_text, e.move) for e in entries]
+                return await asyncio.to_thread(ratings.standing, row.kind, len(row.players),
+                                               row.options, game.to_json(), record)
+            return ratings.standing(row.kind, len(row.players), row.options, game.to_json())
+        except Exception:
+            log.exception("game %s: its finishing places could not be worked out; unrated",
+                          row.id)
+            return None
 
     async def _publish(self, played: Played) -> None:
         # The move is committed whatever happens here: a failed message must not turn a

@@ -210,11 +210,13 @@ class Store(abc.ABC):
                           deadline: float | None = None, deadline_kind: str | None = None,
                           results: dict[int, str] | None = None, now: float | None = None,
                           *, cause: str | None = None, by: int | None = None,
-                          row: GameRow | None = None) -> int:
+                          row: GameRow | None = None, standing: Any = None) -> int:
         """Append the entries and write the new state in one transaction; StaleVersion when the
         game is no longer at `seen_version` (compare-and-set: safe with many processes). With
         `cause`, an outbox row for the publishing commits too. `row` (the game as the caller
-        read it) saves reading it again for results. Returns the new version."""
+        read it) saves reading it again for results. With `results` and `standing` (the
+        finishing places, bot.ratings.Standing), the players' ratings move in the same
+        transaction. Returns the new version."""
         now = time.time() if now is None else now
         new_version = seen_version + len(entries)
         # An unchanged deadline is the same clock: keep its start and its reminder.
@@ -258,6 +260,10 @@ class Store(abc.ABC):
                 else:
                     guild_id, kind = row.guild_id, row.kind
                 await self._results(game_id, guild_id, kind, results, now)
+                if standing is not None:
+                    players = row.players if row is not None else json.loads((await self._one(
+                        "SELECT players FROM games WHERE id=?", (game_id,)))[0])
+                    await self._rate(game_id, guild_id, players, results, standing, now)
         return new_version
 
     async def _results(self, game_id: int, guild_id: int | None, kind: str,
@@ -274,6 +280,203 @@ class Store(abc.ABC):
                 f" {int(col == 'draws')}) ON CONFLICT (guild_key, kind, user_id)"
                 f" DO UPDATE SET {col} = player_stats.{col} + 1",
                 (guild_id or 0, kind, user_id))
+
+    # ---- ratings (bot/ratings.py; docs/ratings.md) ----------------------------------------------
+    _RATING_COLS = ("user_id, mu, sigma, games, wins, losses, draws, streak, best_streak,"
+                    " best_win, best_win_over, peak")
+
+    async def _rate(self, game_id: int, guild_id: int | None, players: list[int],
+                    results: dict[int, str], standing: Any, now: float) -> None:
+        """Inside the result's transaction: each scope's ratings of the players move by
+        bot.ratings.rate_game (the rows held while they change: FOR UPDATE on PostgreSQL)."""
+        from ..ratings import scopes
+        users = sorted(set(players))
+        for scope in scopes(guild_id):
+            # The rows exist before they are held, so two games ending at once for a newcomer
+            # wait for each other instead of both starting from nothing.
+            await self._exec(
+                "INSERT INTO ratings (scope, ladder, user_id, mu, sigma, shown, updated_at)"
+                " VALUES " + ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in users)
+                + " ON CONFLICT (scope, ladder, user_id) DO NOTHING",
+                tuple(v for u in users for v in _new_rating(scope, standing.ladder, u, now)))
+            before = await self._rating_rows(scope, standing.ladder, users, lock=True)
+            await self._apply_rating(game_id, scope, standing, players, results, before, now)
+
+    async def _apply_rating(self, game_id: int, scope: int, standing: Any, players: list[int],
+                            results: dict[int, str], before: dict[int, Any],
+                            now: float) -> dict[int, Any]:
+        from ..ratings import rate_game
+        rated = rate_game(game_id, standing, players, results, before)
+        await self._write_ratings(scope, standing.ladder, list(rated.after.values()), now)
+        await self._write_history(scope, standing.ladder, rated.history, now)
+        return rated.after
+
+    async def _rating_rows(self, scope: int, ladder: str, users: list[int],
+                           lock: bool = False) -> dict[int, Any]:
+        from ..ratings import PlayerRating
+        marks = ", ".join("?" * len(users))
+        rows = await self._all(
+            f"SELECT {self._RATING_COLS} FROM ratings WHERE scope=? AND ladder=? AND user_id IN"
+            f" ({marks}) ORDER BY user_id{self.FOR_UPDATE if lock else ''}",
+            (scope, ladder, *users))
+        return {r[0]: PlayerRating(*r) for r in rows}
+
+    async def _write_ratings(self, scope: int, ladder: str, ratings: list[Any],
+                             now: float) -> None:
+        if not ratings:
+            return
+        cols = ("scope, ladder, user_id, mu, sigma, shown, games, wins, losses, draws, streak,"
+                " best_streak, best_win, best_win_over, peak, updated_at")
+        sets = ", ".join(f"{c.strip()}=excluded.{c.strip()}" for c in cols.split(",")[3:])
+        for chunk in _chunks(ratings, 50):
+            await self._exec(
+                f"INSERT INTO ratings ({cols}) VALUES "
+                + ", ".join("(" + ", ".join("?" * 16) + ")" for _ in chunk)
+                + f" ON CONFLICT (scope, ladder, user_id) DO UPDATE SET {sets}",
+                tuple(v for r in chunk for v in (
+                    scope, ladder, r.user_id, r.mu, r.sigma, r.shown, r.games, r.wins, r.losses,
+                    r.draws, r.streak, r.best_streak, r.best_win, r.best_win_over, r.peak, now)))
+
+    async def _write_history(self, scope: int, ladder: str, history: list[tuple],
+                             now: float) -> None:
+        from ..ratings import shown
+        for chunk in _chunks(history, 60):
+            await self._exec(
+                "INSERT INTO rating_history (game_id, scope, ladder, user_id, result, place,"
+                " shown_before, mu, sigma, shown, finished_at) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in chunk)
+                + " ON CONFLICT (game_id, scope, user_id) DO NOTHING",
+                tuple(v for (gid, uid, result, place, before, mu, sigma, *at) in chunk
+                      for v in (gid, scope, ladder, uid, result, place, before, mu, sigma,
+                                shown(mu, sigma), at[0] if at else now)))
+
+    async def rating(self, scope: int, ladder: str, user_id: int) -> Any:
+        """A player's rating on a ladder (bot.ratings.PlayerRating), or None."""
+        return (await self._rating_rows(scope, ladder, [user_id])).get(user_id)
+
+    async def leaderboard(self, scope: int, ladder: str, offset: int = 0,
+                          limit: int = 10) -> list[tuple[int, int, int, int]]:
+        """(user, shown, games, wins) of the ranked players (5 rated games or more), best
+        first, read from the ratings_board index."""
+        return [tuple(r) for r in await self._all(
+            "SELECT user_id, shown, games, wins FROM ratings WHERE scope=? AND ladder=? AND"
+            " games >= 5 ORDER BY shown DESC, user_id LIMIT ? OFFSET ?",
+            (scope, ladder, limit, offset))]
+
+    async def leaderboard_place(self, scope: int, ladder: str, user_id: int
+                                ) -> tuple[int | None, int]:
+        """(the player's place, counted from 1, or None when not ranked; how many are
+        ranked), each counted in the index."""
+        row = await self._one(
+            "SELECT shown, games FROM ratings WHERE scope=? AND ladder=? AND user_id=?",
+            (scope, ladder, user_id))
+        (total,) = await self._one("SELECT COUNT(*) FROM ratings WHERE scope=? AND ladder=?"
+                                   " AND games >= 5", (scope, ladder))
+        if row is None or row[1] < 5:
+            return None, total
+        (ahead,) = await self._one(
+            "SELECT COUNT(*) FROM ratings WHERE scope=? AND ladder=? AND games >= 5 AND"
+            " (shown > ? OR (shown = ? AND user_id < ?))",
+            (scope, ladder, row[0], row[0], user_id))
+        return ahead + 1, total
+
+    async def ratings_of(self, user_id: int, scope: int) -> dict[str, Any]:
+        """Ladder -> the player's rating there (ratings_by_user)."""
+        from ..ratings import PlayerRating
+        rows = await self._all(f"SELECT ladder, {self._RATING_COLS} FROM ratings WHERE"
+                               " user_id=? AND scope=? AND games > 0 ORDER BY ladder",
+                               (user_id, scope))
+        return {r[0]: PlayerRating(*r[1:]) for r in rows}
+
+    async def rating_history(self, user_id: int, scope: int, ladder: str,
+                             limit: int = 200) -> list[tuple[int, float, int, str, str]]:
+        """The player's last `limit` rated games on a ladder, oldest first: (game, finished
+        at, shown after, result, the game's options as JSON)."""
+        rows = await self._all(
+            "SELECT h.game_id, h.finished_at, h.shown, h.result, g.options FROM rating_history h"
+            " JOIN games g ON g.id = h.game_id WHERE h.user_id=? AND h.scope=? AND h.ladder=?"
+            " ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
+            (user_id, scope, ladder, limit))
+        return [tuple(r) for r in reversed(rows)]
+
+    async def set_rating_off(self, guild_id: int, kind: str, off: bool) -> None:
+        if off:
+            await self._exec("INSERT INTO rating_off (guild_id, kind, since) VALUES (?, ?, ?)"
+                             " ON CONFLICT (guild_id, kind) DO NOTHING",
+                             (guild_id, kind, time.time()))
+        else:
+            await self._exec("DELETE FROM rating_off WHERE guild_id=? AND kind=?",
+                             (guild_id, kind))
+
+    async def rating_off(self, guild_id: int | None, kind: str) -> bool:
+        if not guild_id:
+            return False
+        return await self._one("SELECT 1 FROM rating_off WHERE guild_id=? AND kind=?",
+                               (guild_id, kind)) is not None
+
+    async def rated_games(self, guild_id: int | None = None) -> list[tuple]:
+        """Every finished game with results, in the order they finished: (id, kind, guild,
+        players JSON, options JSON, state JSON, extra JSON, finished at, [(user, result)])."""
+        where = "" if guild_id is None else " AND g.guild_id=?"
+        rows = await self._all(
+            "SELECT g.id, g.kind, g.guild_id, g.players, g.options, g.state, g.extra,"
+            " r.finished_at, r.user_id, r.result FROM games g JOIN results r ON"
+            f" r.game_id = g.id WHERE g.status='finished'{where}"
+            " ORDER BY r.finished_at, g.id", () if guild_id is None else (guild_id,))
+        out: dict[int, list] = {}
+        for gid, kind, guild, players, options, state, extra, at, uid, result in rows:
+            if gid not in out:
+                out[gid] = [gid, kind, guild, players, options, state, extra, at, []]
+            out[gid][8].append((uid, result))
+        return [tuple(v) for v in out.values()]
+
+    async def replace_ratings(self, scopes: list[int] | None, ratings: dict[tuple, Any],
+                              history: list[tuple], now: float) -> None:
+        """A rebuild: the ratings and history of `scopes` (None: all) replaced, in one
+        transaction. ratings: (scope, ladder, user) -> PlayerRating; history: (scope, ladder,
+        game, user, result, place, shown before, mu, sigma, finished at)."""
+        async with self.transaction():
+            if scopes is None:
+                await self._exec("DELETE FROM ratings")
+                await self._exec("DELETE FROM rating_history")
+            else:
+                for scope in scopes:
+                    await self._exec("DELETE FROM ratings WHERE scope=?", (scope,))
+                    await self._exec("DELETE FROM rating_history WHERE scope=?", (scope,))
+            by_ladder: dict[tuple, list] = {}
+            for (scope, ladder, _), r in ratings.items():
+                by_ladder.setdefault((scope, ladder), []).append(r)
+            for (scope, ladder), rs in by_ladder.items():
+                await self._write_ratings(scope, ladder, rs, now)
+            grouped: dict[tuple, list] = {}
+            for scope, ladder, *line in history:
+                grouped.setdefault((scope, ladder), []).append(tuple(line))
+            for (scope, ladder), lines in grouped.items():
+                await self._write_history(scope, ladder, lines, now)
+
+    # ---- a player's settings ---------------------------------------------------------------------
+    async def turn_notice(self, user_id: int) -> str:
+        """How the player is told it is their turn: 'ping' (the default), 'dm' or 'none'."""
+        row = await self._one("SELECT turn_notice FROM player_prefs WHERE user_id=?",
+                              (user_id,))
+        return row[0] if row else "ping"
+
+    async def turn_notices(self, user_ids: Iterable[int]) -> dict[int, str]:
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self._all("SELECT user_id, turn_notice FROM player_prefs WHERE user_id IN"
+                               f" ({', '.join('?' * len(ids))})", tuple(ids))
+        found = {u: n for u, n in rows}
+        return {u: found.get(u, "ping") for u in ids}
+
+    async def set_turn_notice(self, user_id: int, notice: str) -> None:
+        if notice not in ("ping", "dm", "none"):
+            raise ValueError(f"not a way to be told: {notice!r}")
+        await self._exec("INSERT INTO player_prefs (user_id, turn_notice, updated_at)"
+                         " VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                         " turn_notice=excluded.turn_notice, updated_at=excluded.updated_at",
+                         (user_id, notice, time.time()))
 
     async def _close_game(self, game_id: int, status: str, now: float) -> None:
         """Inside a transaction: the game ended; its players' lists and its record follow."""
@@ -654,6 +857,16 @@ class Store(abc.ABC):
         rows = await self._all("SELECT slot, name, digits, zip FROM cards WHERE user_id=? "
                                "ORDER BY slot", (user_id,))
         return [{"slot": s, "name": n, "digits": d, "zip": z} for s, n, d, z in rows]
+
+
+def _new_rating(scope: int, ladder: str, user_id: int, now: float) -> tuple:
+    from ..ratings import MU, SIGMA, shown
+    return (scope, ladder, user_id, MU, SIGMA, shown(MU, SIGMA), now)
+
+
+def _chunks(items: list, size: int) -> Iterable[list]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
 
 
 __all__ = ["Store"]

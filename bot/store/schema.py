@@ -190,6 +190,48 @@ SOURCE: tuple[Migration, ...] = (
     CREATE INDEX games_by_place_any
         ON games (/*postgresql:(*/COALESCE(thread_id, channel_id)/*postgresql:)*/, kind, id);
     """,
+    """
+    -- Ratings (bot/ratings.py, docs/ratings.md): one row per scope (a server's id, 0: global),
+    -- ladder (the game, or deathbydice.boss) and player, written in the transaction that
+    -- records the game's result; `shown` is the cautious number players see.
+    CREATE TABLE ratings (
+        scope BIGINT NOT NULL, ladder TEXT NOT NULL, user_id BIGINT NOT NULL,
+        mu REAL NOT NULL, sigma REAL NOT NULL, shown INTEGER NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0, draws INTEGER NOT NULL DEFAULT 0,
+        streak INTEGER NOT NULL DEFAULT 0, best_streak INTEGER NOT NULL DEFAULT 0,
+        best_win BIGINT, best_win_over INTEGER, peak INTEGER,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (scope, ladder, user_id)
+    );
+    -- The leaderboard reads its page and counts a player's place from this index; players
+    -- still provisional (fewer than 5 rated games) are not ranked.
+    CREATE INDEX ratings_board ON ratings (scope, ladder, shown DESC, user_id)
+        WHERE games >= 5;
+    CREATE INDEX ratings_by_user ON ratings (user_id, scope);
+    -- Each rated game's effect on each player, per scope: the profile's picture and a rebuild's
+    -- check. shown_before: the player's number before the game; mu, sigma: after it.
+    CREATE TABLE rating_history (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        scope BIGINT NOT NULL, ladder TEXT NOT NULL, user_id BIGINT NOT NULL,
+        result TEXT NOT NULL, place INTEGER NOT NULL, shown_before INTEGER NOT NULL,
+        mu REAL NOT NULL, sigma REAL NOT NULL, shown INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, scope, user_id)
+    );
+    CREATE INDEX rating_history_by_user ON rating_history (user_id, scope, ladder, finished_at);
+    -- A server that switched rating off for a game (/games rating): its games of that kind
+    -- start unrated.
+    CREATE TABLE rating_off (
+        guild_id BIGINT NOT NULL, kind TEXT NOT NULL, since REAL NOT NULL,
+        PRIMARY KEY (guild_id, kind)
+    );
+    -- A player's own settings: how they are told it is their turn (ping, dm, none).
+    CREATE TABLE player_prefs (
+        user_id BIGINT PRIMARY KEY, turn_notice TEXT NOT NULL DEFAULT 'ping',
+        updated_at REAL NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(SOURCE)
 
