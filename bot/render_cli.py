@@ -6,6 +6,10 @@ and each seat's private panel picture as PNG files named `<game>-public-at<N>.pn
 reviewing a game and for anyone checking the layouts. Each rendering module draws the board
 with `public_picture(view)` and a panel with `seat_picture(view)` (None: that seat has no
 picture of its own); a module without them draws both with `render(view)`.
+
+`python -m bot render RECORD [--at N] --gif OUT.gif` writes the game's animated replay instead
+(rendering/gif.py): a title frame, one frame per step that changed the public board (that
+board exactly as `--at N` draws it, under the words of what happened) and an end frame.
 """
 from __future__ import annotations
 
@@ -69,3 +73,49 @@ def render_position(record: Record, at: int | None, out: Path) -> list[Path]:
         path.write_bytes(picture.png)
         written.append(path)
     return written
+
+
+# --- `render RECORD --gif OUT.gif`: the animated replay (issue #26) ------------------------------
+
+def render_gif(record: Record, out: Path, at: int | None = None,
+               max_bytes: int | None = None):
+    """Write the animated replay of the record's first `at` entries (None: all of them) to
+    `out`, from the public view exactly as `render --at N` draws each step's board; the
+    GifPicture written (frames, steps, alt text)."""
+    from rendering.gif import replay_gif
+    if at is not None:
+        _, n = position(record, at)  # the same refusal as --at for a PNG
+        record = Record(record.kind, record.options, record.players, record.seed,
+                        record.entries[:n], None)
+    gif = replay_gif(record.to_json(), max_bytes=max_bytes, filename="replay.gif")
+    out.write_bytes(gif.png)
+    return gif
+
+
+def render_gif_command(args: Any, EXIT_REFUSED: int, _bug: Callable[[str], int]) -> int:
+    """`python -m bot render FILE [--at N] --gif OUT.gif`, with the render tool's exit codes
+    (handed over by bot/__main__.py: `EXIT_REFUSED`, and `_bug` for a crash)."""
+    import sys
+
+    from .engine.records import ReplayError
+    if not args.gif:
+        print("render: say where the pictures go: --out DIR (PNG files) or --gif OUT.gif "
+              "(the animated replay)", file=sys.stderr)
+        return EXIT_REFUSED
+    try:
+        gif = render_gif(read_record(args.file), Path(args.gif), args.at)
+    except RecordError as e:
+        print(f"cannot render {args.file}: {e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except ReplayError as e:
+        print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
+              f"{e.error}", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as e:
+        print(f"cannot write {args.gif}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except Exception:
+        return _bug(f"rendering {args.file} as a GIF crashed")
+    print(args.gif)
+    print(f"{gif.frames} frames ({gif.steps} steps), {len(gif.png):,} bytes", file=sys.stderr)
+    return 0

@@ -1,0 +1,442 @@
+"""A finished game as an animated GIF (issue #26): Discord animates GIF attachments, not APNG.
+
+Frames: a title frame (the game, its players and options, over the starting board), one frame
+per step that changed the public board (`bot.replay.walk`: the board exactly as `python -m bot
+render RECORD --at N` draws it, with a caption band above it saying what happened, in the
+engine's words), and an end frame (the result and how it ended, over the final board).
+Secrets show only once revealed: every board is drawn from the public view at its step.
+
+One shared palette for every frame (chosen from the colours all the frames use, the most used
+kept exactly), so Pillow's GIF writer stores each frame as the rectangle that changed and the
+file stays small. Frames stay longer on reveals and at the end, and longer with more words.
+
+`replay_gif(record_json, max_bytes=...)` runs whole in a render worker (`render_async`): it
+returns a `GifPicture` (a Picture whose bytes are a GIF); when the file is larger than
+`max_bytes`, the steps between are thinned out (the title, the reveals and the end are kept)
+until it fits.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+
+from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT
+from rendering.fonts import font
+from rendering.picture import Picture, clip_alt
+from rendering.text import line_height, wrap_text
+
+PAD = 10
+CAPTION_SIZE = 14          # caption text: 14 px on a 550 px frame (the bar is 11 px)
+HEAD_SIZE = 13
+CAPTION_LINES = 4          # at most this many wrapped lines of words under the step line
+MIN_WIDTH = 550
+
+# Frame times in milliseconds: a step reads in about a second and a half, more words longer.
+STEP_MS, PER_CHAR_MS, STEP_MAX_MS = 1300, 18, 4000
+REVEAL_MS = 3200
+TITLE_MS = 2600
+END_MS = 5000
+
+_GIF_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}\.gif")
+
+
+@dataclass(frozen=True)
+class GifPicture(Picture):
+    """A Picture whose bytes (`png`, the field every Picture has) are an animated GIF, with its
+    alt text and a `name.gif` file name; `frames` and `steps` say what it holds."""
+
+    frames: int = 0
+    steps: int = 0
+    shown: tuple[int, ...] = field(default=(), repr=False)  # the step numbers drawn
+    board_top: int = 0      # the boards start this many pixels down (under the caption band)
+
+    def __post_init__(self) -> None:
+        if not _GIF_NAME.fullmatch(self.filename):
+            raise ValueError(f"a GIF's file name looks like 'replay-1.gif', not "
+                             f"{self.filename!r}")
+        alt = clip_alt(self.alt)
+        if not alt:
+            raise ValueError("every picture needs alt text")
+        object.__setattr__(self, "alt", alt)
+
+    @property
+    def data(self) -> bytes:
+        return self.png
+
+
+@dataclass
+class Frame:
+    kind: str               # "title", "step", "end"
+    step: int               # the step number (title: 0, end: the last step)
+    band: Image.Image       # the caption band, RGB
+    board: Image.Image      # the board, as its renderer drew it (P or RGB)
+    ms: int
+    keep: bool = False      # kept when frames are thinned out (title, reveals, end)
+
+
+# --- the caption band ---------------------------------------------------------------------
+
+def _fonts(big: bool):
+    """The step line's font and the words' font (bigger and bold on the title and end)."""
+    return (font(HEAD_SIZE + (5 if big else 0), bold=True),
+            font(CAPTION_SIZE + (1 if big else 0), bold=big))
+
+
+def _band_lines(head: str, words: str, width: int, big: bool = False
+                ) -> tuple[list[str], list[str]]:
+    _, body = _fonts(big)
+    lines = wrap_text(words, body, width - 2 * PAD - 4) if words else []
+    if len(lines) > CAPTION_LINES:
+        last = lines[CAPTION_LINES - 1]
+        lines = lines[:CAPTION_LINES - 1] + [last.rstrip(" .,;:") + " …"]
+    return [head], lines
+
+
+def band_height(max_lines: int) -> int:
+    head, body = _fonts(True)
+    return PAD + line_height(head) + max_lines * line_height(body) + PAD
+
+
+def draw_band(width: int, height: int, head: str, words: str, *, accent: bool = False,
+              big: bool = False) -> Image.Image:
+    """The caption band: a step line (which step, which turn) and the words of what happened."""
+    img = Image.new("RGB", (width, height), PANEL)
+    d = ImageDraw.Draw(img)
+    if accent:
+        d.rectangle((0, 0, 5, height), fill=HIGHLIGHT)
+    heads, lines = _band_lines(head, words, width, big)
+    hf, bf = _fonts(big)
+    x, y = PAD + 4, PAD
+    d.text((x, y), heads[0], font=hf, fill=HIGHLIGHT if (accent or big) else MUTED)
+    y += line_height(hf)
+    for line in lines:
+        if y + line_height(bf) > height:
+            break
+        d.text((x, y), line, font=bf, fill=TEXT)
+        y += line_height(bf)
+    return img
+
+
+# --- the shared palette -----------------------------------------------------------------------
+
+def _colours(img: Image.Image) -> dict[tuple[int, int, int], int]:
+    """How many pixels of each colour `img` has."""
+    if img.mode == "P":
+        pal = img.getpalette() or []
+        out: dict[tuple[int, int, int], int] = {}
+        for count, index in img.getcolors(256) or []:
+            c = tuple(pal[3 * index:3 * index + 3])
+            out[c] = out.get(c, 0) + count  # type: ignore[index]
+        return out
+    rgb = img.convert("RGB")
+    found = rgb.getcolors(1 << 16)
+    if found is None:  # a photo-like image: its own 256 colours stand for it
+        return _colours(rgb.quantize(256, method=Image.Quantize.FASTOCTREE))
+    return {c: n for n, c in found}
+
+
+# The palette's last entry is no colour: a frame's pixels that did not change from the frame
+# before are written in it, as transparent, so they cost almost nothing in the file.
+CLEAR = 255
+COLOURS = 255
+
+
+def shared_palette(images: Sequence[Image.Image], exact: int = 190) -> Image.Image:
+    """A 'P' image holding one palette for all `images`: with 255 colours or fewer in all,
+    every one exactly; else the `exact` most used exactly (flat fills, text, dice) and the rest
+    chosen by median cut among the others (soft edges take the nearest)."""
+    total: dict[tuple[int, int, int], int] = {}
+    for img in images:
+        for c, n in _colours(img).items():
+            total[c] = total.get(c, 0) + n
+    ranked = sorted(total, key=lambda c: (-total[c], c))
+    if len(ranked) <= COLOURS:
+        chosen = ranked
+    else:
+        chosen = ranked[:exact]
+        rest = ranked[exact:]
+        strip = Image.new("RGB", (len(rest), 1))
+        strip.putdata(rest)
+        q = strip.quantize(COLOURS - exact, method=Image.Quantize.MEDIANCUT,
+                           dither=Image.Dither.NONE)
+        pal = q.getpalette() or []
+        used = sorted({i for _, i in q.getcolors(256) or []})
+        chosen += [tuple(pal[3 * i:3 * i + 3]) for i in used]  # type: ignore[misc]
+    flat: list[int] = []
+    chosen = chosen[:COLOURS]
+    for c in chosen:
+        flat += list(c)
+    # Unused entries and CLEAR's repeat the first colour: the nearest-colour search keeps the
+    # first of equals, so no pixel is ever mapped to them (`to_palette` makes sure).
+    flat += list(chosen[0]) * (256 - len(chosen))
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(flat)
+    return holder
+
+
+def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
+    """`img` in the shared palette, each colour mapped to its nearest palette entry exactly as
+    `img.convert("RGB").quantize(palette=palette, dither=NONE)` does (the tests compare so),
+    but a 'P' picture costs one mapping of its at most 256 colours, not of every pixel."""
+    if img.mode == "P":
+        pal = img.getpalette() or []
+        n = len(pal) // 3
+        strip = Image.new("RGB", (n, 1))
+        strip.putdata([tuple(pal[3 * i:3 * i + 3]) for i in range(n)])  # type: ignore[misc]
+        lut = list(strip.quantize(palette=palette, dither=Image.Dither.NONE).tobytes())
+        lut += [0] * (256 - len(lut))
+    else:
+        img = img.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        lut = list(range(256))
+    # CLEAR repeats entry 0's colour: a pixel that found it takes entry 0, the same colour.
+    lut = [0 if i == CLEAR else i for i in lut]
+    indices = Image.frombytes("L", img.size, img.tobytes()).point(lut)
+    out = Image.frombytes("P", img.size, indices.tobytes())
+    out.putpalette(palette.getpalette() or [])
+    return out
+
+
+# --- one palette per game: the same for every replay of that game -----------------------------
+
+# The palette must not depend on the game being replayed: chosen from its own frames, the
+# colours of a board after a reveal would shift the shades of the frames before it (one level
+# here and there), and the first frames would tell a little of what was hidden. So each game has
+# one palette, chosen once per process from reference boards of that game (seeded self-play
+# games, drawn by its renderer) plus the theme's exact colours; every replay of the game uses it.
+SAMPLE_BOARDS = 8
+
+
+def _theme_colours() -> Image.Image:
+    from rendering.colours import (DIE_COLOURS, GRID, INK, PAPER, PLAIN_DIE, PLAYER_COLOURS)
+    colours = [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, GRID, INK, PAPER]
+    for p in PLAYER_COLOURS:
+        colours += [p.fill, p.text]
+    for d in list(DIE_COLOURS.values()) + [PLAIN_DIE]:
+        colours += [d.fill, d.pip, d.outline]
+    img = Image.new("RGB", (len(colours), 400))  # tall: counted as much used, kept exactly
+    for x, c in enumerate(colours):
+        img.paste(c, (x, 0, x + 1, 400))
+    return img
+
+
+_PALETTES: dict[str, Image.Image] = {}
+
+
+def kind_palette(kind: str) -> Image.Image:
+    """The palette of every replay of `kind` (chosen once per process)."""
+    if kind in _PALETTES:
+        return _PALETTES[kind]
+    from bot.engine import load
+    from bot.engine.records import selfplay
+    from bot.render_cli import renderers
+    from bot.replay import walk
+    draw, _ = renderers(kind)
+    engine = load(kind)
+    images = [_theme_colours()]
+    # Two players; and four where a game draws more players differently (TradeShowdown's
+    # tiles), with their colours.
+    for players in sorted({engine.MIN_PLAYERS, min(4, engine.MAX_PLAYERS)}):
+        try:
+            record, _ = selfplay(kind, 26, players=players)
+        except Exception:  # that many players needs options of its own (KAPLOOM!'s 2 vs 2)
+            continue
+        replay = walk(record, None, upto=400)  # a random game can run long: its start will do
+        views = replay.views
+        picks = sorted({round(i * (len(views) - 1) / (SAMPLE_BOARDS - 1))
+                        for i in range(SAMPLE_BOARDS)})
+        images += [Image.open(io.BytesIO(draw(views[i]).png)) for i in picks]
+        for step in (replay.steps[1], replay.steps[-1]):
+            words = step.caption() or "A step of the game."
+            images += [draw_band(MIN_WIDTH, 90, "Step 1 of 9 · Turn 1", words, accent=a, big=b)
+                       for a, b in ((False, False), (True, False), (False, True))]
+    _PALETTES[kind] = shared_palette(images)
+    return _PALETTES[kind]
+
+
+# --- frames and the file --------------------------------------------------------------------------
+
+def compose(frames: Sequence[Frame], palette: Image.Image, width: int, band_h: int,
+            board_h: int) -> list[Image.Image]:
+    """Each frame as one 'P' image in the shared palette: the band on top, the board under it
+    (centred when narrower than the frame), the rest background."""
+    bg = to_palette(Image.new("RGB", (1, 1), BACKGROUND), palette).getpixel((0, 0))
+    out = []
+    for f in frames:
+        canvas = Image.new("P", (width, band_h + board_h), bg)
+        canvas.putpalette(palette.getpalette() or [])
+        canvas.paste(to_palette(f.band, palette), (0, 0))
+        canvas.paste(to_palette(f.board, palette), (board_x(width, f.board.width), band_h))
+        out.append(canvas)
+    return out
+
+
+def board_x(width: int, board_width: int) -> int:
+    return max(0, (width - board_width) // 2)
+
+
+def encode(images: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
+    """The GIF: one global palette; each frame after the first is only the box that changed,
+    drawn over the frame before (disposal 1), with the pixels in that box that did not change
+    written as CLEAR (transparent: the frame before shows through). Long runs of one index are
+    what the GIF's compression packs best. Pillow's own writer would compare every frame with
+    the one before a second time; its documented frame helpers (`getheader`, `getdata`) write
+    the blocks, so each frame is compared once, here."""
+    first = images[0]
+    header, _ = GifImagePlugin.getheader(first, info={"loop": 0, "transparency": CLEAR,
+                                                      "duration": durations[0]})
+    out = io.BytesIO()
+    for block in header:
+        out.write(block)
+    params = {"disposal": 1, "transparency": CLEAR}
+    for block in GifImagePlugin.getdata(first.copy(), (0, 0), duration=durations[0],
+                                        **params):
+        out.write(block)
+    for prev, cur, ms in zip(images, images[1:], durations[1:]):
+        delta = ImageChops.subtract_modulo(cur, prev)
+        box = delta.getbbox(alpha_only=False) or (0, 0, 1, 1)
+        frame = cur.crop(box)
+        unchanged = delta.crop(box).point([255] + [0] * 255, "1")
+        frame.paste(CLEAR, mask=unchanged)
+        for block in GifImagePlugin.getdata(frame, box[:2], duration=ms, **params):
+            out.write(block)
+    out.write(b";")
+    return out.getvalue()
+
+
+def _spread(indices: list[int], room: int) -> set[int]:
+    if room <= 0 or not indices:
+        return set()
+    if room >= len(indices):
+        return set(indices)
+    stride = len(indices) / room
+    return {indices[min(len(indices) - 1, int(k * stride))] for k in range(room)}
+
+
+def thin(frames: Sequence[Frame], keep: int) -> list[Frame]:
+    """At most `keep` frames (at least the title and the end): the reveals first, then an
+    even spread of the other steps, in order; a dropped frame's time goes in part to the one
+    before it, so the whole still runs about as long."""
+    if len(frames) <= keep:
+        return list(frames)
+    ends = [i for i, f in enumerate(frames) if f.kind != "step"]
+    marked = [i for i, f in enumerate(frames) if f.kind == "step" and f.keep]
+    others = [i for i, f in enumerate(frames) if f.kind == "step" and not f.keep]
+    room = max(0, keep - len(ends))
+    picked = set(ends) | _spread(marked, room)
+    picked |= _spread(others, room - len(picked & set(marked)))
+    out: list[Frame] = []
+    for i, f in enumerate(frames):
+        if i in picked:
+            out.append(Frame(f.kind, f.step, f.band, f.board, f.ms, f.keep))
+        elif out:
+            out[-1].ms = min(out[-1].ms + 400, STEP_MAX_MS)
+    return out
+
+
+def step_ms(words: str, reveal: bool) -> int:
+    ms = min(STEP_MAX_MS, STEP_MS + PER_CHAR_MS * max(0, len(words) - 40))
+    return max(ms, REVEAL_MS) if reveal else ms
+
+
+def _option_words(kind: str, options: dict[str, Any]) -> str:
+    """The options that differ from the game's defaults, in words ("" when none do)."""
+    from bot.engine import load
+    try:
+        defaults = load(kind).parse_options({})
+    except Exception:  # a game whose defaults need more (players): say every setting
+        defaults = {}
+    shown = []
+    for k, v in options.items():
+        if isinstance(v, (dict, list)) or defaults.get(k, object()) == v:
+            continue  # business cards, characters...: the title names only settings
+        if isinstance(v, bool):
+            v = "on" if v else "off"
+        shown.append(f"{k.replace('_', ' ')} {v}")
+    return ", ".join(shown)
+
+
+def build_frames(replay: Any, draw_public: Any) -> list[Frame]:
+    """Every frame of a replay (bot.replay.Replay with its public views), unencoded."""
+    from bot.engine.core import join_names
+    boards = [draw_public(v) for v in replay.views]
+    imgs = [Image.open(io.BytesIO(p.png)) for p in boards]
+    width = max([MIN_WIDTH] + [im.width for im in imgs])
+    n = len(replay.steps) - 1
+    texts = []
+    options = _option_words(replay.kind, replay.options)
+    title_words = f"{join_names(replay.names)}. " + (
+        f"Options: {options}." if options else "Standard options.")
+    texts.append(("title", 0, f"Replay · {replay.title}", title_words, TITLE_MS, True))
+    for step in replay.steps[1:]:
+        head = f"Step {step.number} of {n} · {step.turn_label}" + (
+            " · revealed" if step.reveal else "")
+        words = step.caption()
+        texts.append(("step", step.number, head, words, step_ms(words, step.reveal),
+                      step.reveal))
+    end_head = "The end" if replay.outcome is not None else f"So far · after step {n}"
+    end_words = replay.end_words or "The game goes on."
+    texts.append(("end", n, end_head, end_words, END_MS, True))
+    band_lines = max(len(_band_lines(h, w, width, kind != "step")[1])
+                     for kind, _, h, w, _, _ in texts)
+    band_h = band_height(max(2, band_lines))
+    frames = []
+    for kind, number, head, words, ms, keep in texts:
+        big = kind in ("title", "end")
+        band = draw_band(width, band_h, head, words, accent=kind == "step" and keep, big=big)
+        frames.append(Frame(kind, number, band, imgs[number], ms, keep))
+    return frames
+
+
+def render_frames(frames: Sequence[Frame], palette: Image.Image, board_h: int
+                  ) -> tuple[list[Image.Image], list[int], Image.Image]:
+    width = frames[0].band.width
+    band_h = frames[0].band.height
+    return compose(frames, palette, width, band_h, board_h), [f.ms for f in frames], palette
+
+
+def alt_text(replay: Any, frames: int) -> str:
+    n = len(replay.steps) - 1
+    text = (f"Animated replay of {replay.title}: {', '.join(replay.names)}; {n} steps in "
+            f"{frames} frames. ")
+    if replay.end_words:
+        text += replay.end_words + " "
+    return text + " ".join(s.caption() for s in replay.steps[1:])
+
+
+def gif_of(replay: Any, draw_public: Any, filename: str,
+           max_bytes: int | None = None) -> GifPicture:
+    frames = build_frames(replay, draw_public)
+    keep = len(frames)
+    board_h = max(f.board.height for f in frames)  # every frame as tall, thinned or not
+    while True:
+        chosen = thin(frames, keep)
+        images, durations, _ = render_frames(chosen, kind_palette(replay.kind), board_h)
+        data = encode(images, durations)
+        if max_bytes is None or len(data) <= max_bytes:
+            break
+        if len(chosen) <= 2:
+            raise ValueError(f"the replay does not fit in {max_bytes} bytes even as two "
+                             "frames")
+        # Frames cost about the same each: aim a little under the limit.
+        keep = max(2, min(len(chosen) - 1, int(len(chosen) * max_bytes / len(data) * 0.9)))
+    return GifPicture(data, alt_text(replay, len(chosen)), filename, frames=len(chosen),
+                      steps=len(replay.steps) - 1,
+                      shown=tuple(f.step for f in chosen if f.kind == "step"),
+                      board_top=chosen[0].band.height)
+
+
+def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
+               filename: str | None = None) -> GifPicture:
+    """The animated replay of a record (docs/records.md JSON) from the public view: run in a
+    render worker (`render_async(replay_gif, record.to_json(), max_bytes=...)`)."""
+    from bot.engine.records import Record
+    from bot.render_cli import renderers
+    from bot.replay import walk
+    record = Record.from_json(record_json)
+    replay = walk(record, None)
+    draw_public, _ = renderers(record.kind)
+    return gif_of(replay, draw_public, filename or f"replay-{record.kind}.gif", max_bytes)

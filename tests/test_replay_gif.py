@@ -1,0 +1,182 @@
+"""#26: a finished game as an animated GIF (`python -m bot render RECORD --gif OUT.gif`).
+
+What a viewer gets: a title frame, one frame per step that changed the public board and an end
+frame; every frame decodes; each step's board is the picture `render --at N` draws for that
+step (compared pixel for pixel after mapping it to the GIF's one palette); secrets show only
+once revealed (two games differing only in a hidden choice give the same frames until the
+reveal); a GIF too big for the upload limit drops steps between, never the title, reveals or
+end."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.__main__ import EXIT_REFUSED, main
+from bot.engine.records import Record
+from bot.render_cli import position, renderers
+from bot.replay import walk
+from rendering.gif import GifPicture, board_x, replay_gif
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = {p.parent.name + "/" + p.stem: p for p in sorted((ROOT / "tests" / "records")
+                                                           .glob("*/*.json"))}
+# One short game per kind (every frame of these is compared); the long self-play game is not.
+SHORT = ["slideslam/super_slam_sweep", "kaploom/rulebook_play_example",
+         "tradeshowdown/rulebook_example", "deathbydice/lou_vs_vex_short_combat",
+         "diemen/switch_and_mid_turn_loss"]
+
+
+def load(name: str) -> Record:
+    return Record.from_json(json.loads(RECORDS[name].read_text()))
+
+
+def frames_of(data: bytes) -> list[Image.Image]:
+    """Every frame as a viewer shows it (each drawn over the one before), in RGB."""
+    out = []
+    with Image.open(io.BytesIO(data)) as gif:
+        assert gif.format == "GIF"
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            gif.load()
+            out.append(gif.convert("RGB"))
+    return out
+
+
+def durations(data: bytes) -> list[int]:
+    out = []
+    with Image.open(io.BytesIO(data)) as gif:
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            out.append(gif.info["duration"])
+    return out
+
+
+def palette_of(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as gif:
+        holder = Image.new("P", (1, 1))
+        holder.putpalette(gif.getpalette())
+        return holder
+
+
+def board_in(frame: Image.Image, png: bytes, top: int) -> tuple[Image.Image, Image.Image]:
+    """(the frame's board region, the PNG mapped to `palette`) — both RGB, same size."""
+    board = Image.open(io.BytesIO(png))
+    x = board_x(frame.width, board.width)
+    return frame.crop((x, top, x + board.width, top + board.height)), board
+
+
+@pytest.fixture(scope="module")
+def gifs() -> dict[str, GifPicture]:
+    return {name: replay_gif(load(name).to_json()) for name in SHORT}
+
+
+@pytest.mark.parametrize("name", SHORT)
+def test_one_frame_per_public_change_plus_title_and_end(gifs, name):
+    record = load(name)
+    gif = gifs[name]
+    steps = walk(record).steps
+    # A step is a moment the public board changed: its view differs from the step before.
+    views = [json.dumps(position(record, s.at)[0].view(None), sort_keys=True) for s in steps]
+    assert all(a != b for a, b in zip(views, views[1:]))
+    frames = frames_of(gif.png)
+    assert len(frames) == len(steps) + 1 == gif.frames  # title (step 0), steps 1.., end
+    assert gif.steps == len(steps) - 1 and gif.shown == tuple(range(1, len(steps)))
+    assert len({f.size for f in frames}) == 1 and frames[0].width >= 550
+    times = durations(gif.png)
+    reveals = [i for i, s in enumerate(steps) if s.reveal and i]
+    plain = [i for i, s in enumerate(steps) if i and not s.reveal]
+    assert times[-1] == max(times) >= 4000              # the end stays longest
+    assert all(times[r] >= 3000 for r in reveals)       # a reveal stays longer
+    assert all(1000 <= times[i] <= 4000 for i in plain)
+    assert gif.filename.endswith(".gif") and gif.alt.startswith("Animated replay of")
+
+
+@pytest.mark.parametrize("name", SHORT)
+def test_every_board_is_render_at_n_in_the_gifs_palette(gifs, name, tmp_path, capsys):
+    record = load(name)
+    gif = gifs[name]
+    palette = palette_of(gif.png)
+    frames = frames_of(gif.png)
+    steps = walk(record).steps
+    draw, _ = renderers(record.kind)
+    # Every step against the public picture of its position; a few through the CLI itself,
+    # byte for byte the file `render --at N` writes.
+    through_cli = {steps[1].at, steps[len(steps) // 2].at, steps[-1].at}
+    for step, frame in zip(steps, frames):
+        if step.at in through_cli:
+            assert main(["render", str(RECORDS[name]), "--at", str(step.at), "--out",
+                         str(tmp_path)]) == 0
+            png = (tmp_path / f"{record.kind}-public-at{step.at}.png").read_bytes()
+        else:
+            png = draw(position(record, step.at)[0].view(None)).png
+        got, board = board_in(frame, png, gif.board_top)
+        want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        assert got.tobytes() == want.convert("RGB").tobytes(), f"step {step.number}"
+    # The end frame shows the final board too, under the result.
+    final = draw(position(record, None)[0].view(None)).png
+    got, board = board_in(frames[-1], final, gif.board_top)
+    want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    assert got.tobytes() == want.convert("RGB").tobytes()
+    capsys.readouterr()
+
+
+def _variant(record: Record, changes: dict[int, str], upto: int) -> Record:
+    entries = [dict(e, move=changes.get(i, e["move"])) for i, e in enumerate(record.entries)]
+    return Record(record.kind, record.options, record.players, None, entries[:upto])
+
+
+@pytest.mark.parametrize("name,changes,upto", [
+    # Slide and Slam: player 1 places behind the wall elsewhere; the wall comes down at 4.
+    ("slideslam/super_slam_sweep", {0: "place a1=1 b1=1 c1=1 d1=1 e1=1 f1=1"}, 5),
+    # Death by Dice: Lou swaps his two d4 values (STR and FOR) behind the screen.
+    ("deathbydice/lou_vs_vex_short_combat", {1: "setup STR=2 AGI=5 FOR=3 CON=7 LUCK=4"}, 4),
+])
+def test_a_hidden_choice_shows_nothing_until_the_reveal(name, changes, upto):
+    record = load(name)
+    one, two = _variant(record, {}, upto), _variant(record, changes, upto)
+    a, b = replay_gif(one.to_json()), replay_gif(two.to_json())
+    reveal = next(s.number for s in walk(one).steps if s.reveal)
+    assert reveal == next(s.number for s in walk(two).steps if s.reveal)
+    fa, fb = frames_of(a.png), frames_of(b.png)
+    assert len(fa) == len(fb)
+    for i in range(reveal):  # the title and every step before the reveal: the very same
+        assert fa[i].tobytes() == fb[i].tobytes(), f"frame {i} tells the hidden choice"
+    # The reveal shows it (so this test can tell frames apart at all).
+    assert fa[reveal].tobytes() != fb[reveal].tobytes()
+
+
+def test_too_big_drops_steps_between_but_keeps_title_reveals_and_end(gifs):
+    name = "slideslam/super_slam_sweep"
+    whole = gifs[name]
+    limit = len(whole.png) // 2
+    small = replay_gif(load(name).to_json(), max_bytes=limit)
+    assert len(small.png) <= limit and 2 < small.frames < whole.frames
+    steps = walk(load(name)).steps
+    reveals = {s.number for s in steps if s.reveal}
+    assert reveals <= set(small.shown)
+    frames = frames_of(small.png)
+    assert len(frames) == small.frames
+    assert frames[0].tobytes() == frames_of(whole.png)[0].tobytes()  # the same title
+    assert frames[-1].tobytes() == frames_of(whole.png)[-1].tobytes()  # the same end
+
+
+def test_render_gif_on_the_command_line(tmp_path, capsys):
+    path = RECORDS["tradeshowdown/rulebook_example"]
+    out = tmp_path / "replay.gif"
+    assert main(["render", str(path), "--gif", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == str(out)
+    frames = frames_of(out.read_bytes())
+    assert len(frames) == len(walk(load("tradeshowdown/rulebook_example")).steps) + 1
+    # --at N: the replay of the first N entries, ending "so far".
+    part = tmp_path / "part.gif"
+    assert main(["render", str(path), "--at", "3", "--gif", str(part)]) == 0
+    assert len(frames_of(part.read_bytes())) < len(frames)
+    capsys.readouterr()
+    assert main(["render", str(path)]) == EXIT_REFUSED
+    assert "--gif OUT.gif" in capsys.readouterr().err
+    assert main(["render", str(path), "--at", "99", "--gif", str(part)]) == EXIT_REFUSED
+    assert "N runs from 0 to 8" in capsys.readouterr().err
