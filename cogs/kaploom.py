@@ -19,7 +19,7 @@ from bot.engine.kaploom import Kaploom
 from bot.gamecog import GameCog, Panel, clip, mention, on_component, split_message
 from bot.options import engine_options
 from bot.store import GameRow
-from bot.tables import STALE_TEXT, Played, StaleMove
+from bot.tables import Played
 from bot.ui import ComponentCall, GameItem, reply, view_of
 from rendering.kaploom import public_picture, render_action_board, seat_picture
 
@@ -28,16 +28,14 @@ BOARDS = [app_commands.Choice(name=n, value=v) for n, v in Kaploom.board_choices
 FIGHT = ("⚔️", "🛡️")          # the engine's emoji of attack and defense actions
 AFTER = ("undo", "point", "lock")
 TEXT_MAX = 1900
-ICONS = dict(phase="📣", attack="⚔️", loss="💥", block="🛡️", heal="💚", ko="💀", lock="🔒",
-             turn="⚡", gain="🎁", trigger="👊", lock_in="🔐", first="🏁", done="✅", unused="💤",
-             spoilers="📖", trade="🔄", attach="🔧", detach="🔧", give="🤝", revive="✨",
-             immediate="⚡")
+ICONS = dict(phase="📣", attack="⚔️", loss="💥", block="🛡️", heal="💚", ko="💀", lock="🔒", turn="⚡",
+             gain="🎁", trigger="👊", lock_in="🔐", first="🏁", done="✅", unused="💤", spoilers="📖",
+             trade="🔄", attach="🔧", detach="🔧", give="🤝", revive="✨", immediate="⚡")
 
 
 @dataclasses.dataclass
 class Kept(Panel):
-    """A panel showing a half-made choice: signed as without it, so no one else's move edits
-    it away (the choice itself is the owner's, from their own clicks)."""
+    """A panel signed as without what no one else's move should edit away."""
     sig: str = ""
 
     def signature(self) -> str:
@@ -60,14 +58,9 @@ class KaploomCog(GameCog, group_name="kaploom",
     KIND = KIND
     MOVE_EXAMPLE = "assign POW d2 d4"
 
-    def __init__(self, bot: commands.Bot):
-        super().__init__(bot)
-        self._chosen: dict[tuple[int, int], tuple[str, str, int | None]] = {}
-
     # ---- pictures: a panel's picture is re-sent only when what it shows changed ---------------
     def panel_phase(self, game: Game) -> str:
-        v = game.view(None)
-        return f"{v['stage']}:{v['round']}"
+        return "{stage}:{round}".format(**game.view(None))
 
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:
@@ -82,9 +75,8 @@ class KaploomCog(GameCog, group_name="kaploom",
                                game.picture_view(seat))
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
-        first = super().opening_lines(row, game)[2:]
         return [f"🎲 **KAPLOOM!** — game #{row.id}: {game.versus(game.names, game.options)}",
-                f"🎯 **Goal:** {game.goal()}."] + first
+                f"🎯 **Goal:** {game.goal()}.", *super().opening_lines(row, game)[2:]]
 
     def spectator_text(self, row: GameRow) -> str:  # the game's board is `table` here
         return super().spectator_text(row).replace(f"/{KIND} board", f"/{KIND} table")
@@ -101,7 +93,7 @@ class KaploomCog(GameCog, group_name="kaploom",
         menu, text = game.menu(seat), self.panel_text(row, game, seat)
         if game.view(None)["stage"] != "assign" or not menu:
             return Panel(text, self.move_items(row, game, seat, version) if menu else [])
-        mine, key, page = self._chosen.get((row.id, seat), ("", "", None))
+        mine, key, page = self.chosen().get((row.id, seat), ("", "", None))
         group = menu.group(key) if mine == version else None
         items = [GameItem.select(row.id, version, "kpa", [discord.SelectOption(
             label=layout.words(g.title, 100), value=g.key, emoji=g.emoji or None,
@@ -132,13 +124,16 @@ class KaploomCog(GameCog, group_name="kaploom",
                                              for n, (label, c) in enumerate(chunks)][:25],
                                          arg=key, placeholder=layout.words(
                                              f"🎲 The dice for {group.title}", 150)))
-        for n, item in enumerate(items):
-            item.row = n
-        for item in rest:
-            item.item.row += len(items)
-        return Kept(text, items + rest, sig=sig)
+        lists = [i for i in items + rest if isinstance(i.item, discord.ui.Select)]
+        for n, item in enumerate(lists + [i for i in rest if i not in lists]):  # lists first
+            item.row = n if n < len(lists) else len(lists) + (n - len(lists)) // 5
+        return Kept(text, lists + [i for i in rest if i not in lists], sig=sig)
 
     # ---- the wizard's clicks ------------------------------------------------------------------
+    def chosen(self) -> dict[tuple[int, int], tuple[str, str, int | None]]:
+        """Each seat's half-made choice: (panel version, action key, page)."""
+        return self.__dict__.setdefault("_chosen", {})
+
     @on_component("kpa")
     async def on_choose_action(self, interaction: discord.Interaction, call: ComponentCall):
         await self.show_choice(interaction, call, call.value, None)
@@ -153,11 +148,10 @@ class KaploomCog(GameCog, group_name="kaploom",
                           key: str, page: int | None) -> None:
         row, game = await self.bot.tables.load(call.game_id)
         seat = self.acting_seat(row, game, interaction, call)
-        if call.version != f"p{await self.bot.store.seat_moves(row.id, seat)}":
-            raise StaleMove(STALE_TEXT)
+        await self.bot.tables.check_version(row, seat, call.version)
         if game.menu(seat).group(key) is None:
             raise RuleError("Your unplaced dice can no longer fill that action: pick another.")
-        self._chosen[(row.id, seat)] = (str(call.version), key, page)
+        self.chosen()[(row.id, seat)] = (str(call.version), key, page)
         panel = self.panel(row, game, seat, str(call.version))
         await interaction.response.edit_message(view=view_of(*panel.items))
 
@@ -168,8 +162,8 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     # ---- the thread ---------------------------------------------------------------------------
     async def publish(self, played: Played) -> None:
-        """Public events as thread lines; a mover's secret step is noted to the mover only
-        (the ally's panel tells it when next shown, not by an edit of its own)."""
+        """Public events as thread lines; a secret step's note to the mover only (its ally's
+        panel tells it when next shown). The status line says who won."""
         lines = [line for e in played.events if e.to is None
                  for line in self.event_lines(played.game, e)]
         me = played.row.seat_of(played.by) if played.by else None
@@ -178,14 +172,11 @@ class KaploomCog(GameCog, group_name="kaploom",
             if e.to is not None] + [Event(x, "line") for x in lines]))
 
     def event_lines(self, game: Game, e: Event) -> list[str]:
-        if e.kind == "game_over":
-            return []  # the status line says who won
-        if e.kind == "reveal" and (game.view(None)["combat"] or {}).get("round") == e.data.get(
-                "round"):
-            head, *boards = game.reveal_lines()
+        if e.kind == "reveal" and game.reveal_lines(e.data.get("round")):
+            head, *boards = game.reveal_lines(e.data.get("round"))
             return [f"🎬 **{head}**"] + boards
         text = f"**{e.text}**" if e.kind in ("phase", "ko", "immediate") else e.text
-        return [f"{ICONS.get(e.kind, '•')} {text}"]
+        return [] if e.kind == "game_over" else [f"{ICONS.get(e.kind, '•')} {text}"]
 
     # ---- commands ------------------------------------------------------------------------------
     @app_commands.command(name="challenge", description="Challenge someone to a KAPLOOM! duel")
@@ -219,13 +210,12 @@ class KaploomCog(GameCog, group_name="kaploom",
     async def board_command(self, interaction: discord.Interaction, board: str = "base",
                             public: bool = False) -> None:
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        sides = Kaploom.super_sides()
-        supers = tuple(sides) if board == "all" else ((board,) if board in sides else ())
-        picture = await self.draw(render_action_board, supers=supers, duo=board in ("duo", "all"))
-        style = {"title": "__**{}**__", "panel": "*{}*", "action": "• {}",
-                 "requirements": "__**Requirements**__ {}"}
-        lines = [style[kind].format(text) for kind, text in Kaploom.board_lines(board)]
-        for i, text in enumerate(split_message("\n".join(lines), TEXT_MAX)):
+        picture = await self.draw(render_action_board, supers=Kaploom.board_supers(board),
+                                  duo=board in ("duo", "all"))
+        style = dict(title="__**{}**__", panel="*{}*", action="• {}",
+                     requirements="__**Requirements**__ {}")
+        lines = "\n".join(style[kind].format(text) for kind, text in Kaploom.board_lines(board))
+        for i, text in enumerate(split_message(lines, TEXT_MAX)):
             kw = Panel(text, picture=picture if i == 0 else None).send_kwargs()
             await interaction.followup.send(ephemeral=not public, **kw)
 

@@ -597,10 +597,18 @@ class Kaploom(Game):
         """These players' dice as anyone may see them (view.dice_lines)."""
         return view_mod.dice_lines(self.view(None), seats)
 
-    def reveal_lines(self) -> list[str]:
-        """The last reveal, board by board (view.reveal_lines); [] before the first."""
+    def reveal_lines(self, of_round: int | None = None) -> list[str]:
+        """The last reveal, board by board (view.reveal_lines); [] before the first, or when
+        the last is not `of_round`'s."""
         v = self.view(None)
-        return view_mod.reveal_lines(v) if v["combat"] else []
+        ok = v["combat"] and of_round in (None, v["combat"]["round"])
+        return view_mod.reveal_lines(v) if ok else []
+
+    @classmethod
+    def board_supers(cls, board: str) -> tuple[str, ...]:
+        """The super boards `board` (as board_sections takes it) shows."""
+        sides = cls.super_sides()
+        return tuple(sides) if board == "all" else ((board,) if board in sides else ())
 
     def picture_view(self, seat: int | None) -> dict[str, Any]:
         """What a picture of `seat`'s view draws (view.picture_view)."""
