@@ -83,8 +83,10 @@ async def test_a_whole_game_is_played_by_clicks(fake, world, name, drawn_words):
 
 # Goals a game misses today, with the measured figure (seed 3, the games in TABLES).
 MISSED: dict[tuple[str, str], str] = {
+    ("slideslam", "thread_posts"):
+        "1.12 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
     ("slideslam", "pngs"):
-        "2.28 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "2.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown", "thread_posts"):
         "1.2 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
     ("tradeshowdown", "pings"):
@@ -103,8 +105,6 @@ MISSED: dict[tuple[str, str], str] = {
         "6 pings to the mover (goal = 0); issue #22 item 4",
     ("deathbydice", "pngs"):
         "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("diemen", "thread_posts"):
-        "1.12 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
     ("kaploom", "pings"):
         "1.24 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
     ("kaploom", "pings_to_mover"):
@@ -112,13 +112,13 @@ MISSED: dict[tuple[str, str], str] = {
     ("kaploom", "dm_sends_edits"):
         "5.45 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "pngs"):
-        "3.7 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "3.58 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "pings_to_mover"):
         "5 pings to the mover (goal = 0); issue #22 item 4",
     ("kaploom-2v2", "dm_sends_edits"):
         "5.16 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "pngs"):
-        "4.13 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "4.06 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "pings"):
         "1.35 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
     ("tradeshowdown-4", "pings_to_mover"):
