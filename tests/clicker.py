@@ -169,10 +169,11 @@ class Clicker:
                     return ("select", cid, ticks)
         return None
 
-    def _explore_plan(self, msg, move: str, tried: set, step: str = "") -> Optional[tuple]:
-        """A game's own list (not a move list) with an entry naming a word of the move, or the
-        step the move sits under in the seat's menu ("Die A (6) on b2")."""
-        words = set(WORD.findall(move.lower())) | ({step.lower()} if step else set())
+    def _explore_plan(self, msg, move: str, tried: set, names: frozenset = frozenset()
+                      ) -> Optional[tuple]:
+        """A game's own list (not a move list) with an entry naming a word of the move, the
+        step it sits under in the seat's menu ("Die A (6) on b2") or its group (an action)."""
+        words = set(WORD.findall(move.lower())) | names
         for comp in self._controls(msg, self.gid):
             cid = comp.get("custom_id", "")
             parts = _parts(cid)
@@ -269,12 +270,16 @@ class Clicker:
         what the bot shows then (the edited message, or its ephemeral answer)."""
         tried: set = set()
         look = [msg]
-        item = game.menu(seat).item(move)
-        step = item.step if item is not None else ""
+        menu = game.menu(seat)
+        item = menu.item(move)
+        group = next((g for g in menu.groups if move in g.moves()), None)
+        names = frozenset(n.lower() for n in (item.step if item else "",
+                                              *((group.key, group.title) if group else ()))
+                          if n)
         for _ in range(EXPLORE_DEPTH):
             nxt = []
             for m in look:
-                plan = self._explore_plan(m, move, tried, step)
+                plan = self._explore_plan(m, move, tried, names)
                 if plan is None:
                     continue
                 moved, payload = await self._do(m, plan, user, gid)
