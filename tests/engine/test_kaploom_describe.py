@@ -42,8 +42,7 @@ def test_every_legal_move_has_words_and_a_menu_place(players, options):
             for seat in [a for a in g.actors() if a != CHANCE]:
                 legal = g.legal(seat)
                 if step % 5 == 0:
-                    menu = g.view(seat)["menu"]
-                    offered = [m["move"] for grp in menu for m in grp["moves"]]
+                    offered = g.menu(seat).moves()
                     assert sorted(offered) == sorted(legal)  # every move has its place
                 for move in random.Random(checked).sample(legal, min(len(legal), 8)):
                     checked += 1

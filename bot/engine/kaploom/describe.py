@@ -1,11 +1,9 @@
-"""KAPLOOM! moves in a player's words, and the move menu the screens offer.
+"""KAPLOOM! moves in a player's words (the screens' grouping of them is menu.py).
 
 `describe(g, move, seat)` answers `Game.describe`: a short label for a button or a select
 ("POW: d2 red Might + d4 yellow Energy") and what the move will do, computed by the rules code
-("attack base 3 — your attack would be 3 (now no attack)"). `menu(g, seat)` groups the legal
-moves the way a player chooses them (an action, then the dice for it; the Power Up choices of
-one action; faces to attach or detach...), so a screen lays them out without reading notation.
-Both read moves with the engine's own notation helpers; players are named by `g.name()`.
+("attack base 3 — your attack would be 3 (now no attack)"). It reads moves with the engine's
+own notation helpers; players are named by `g.name()`.
 """
 from __future__ import annotations
 
@@ -209,48 +207,3 @@ def describe(g: "Kaploom", move: str, seat: int) -> MoveText:
         label = f"{action.name}: {what}" if what else action.name
         return MoveText(_clip(label), action.text)
     return MoveText(_clip(f"Move: {move}"), "")
-
-
-# --- the menu ---------------------------------------------------------------------------------
-
-def menu(g: "Kaploom", seat: int) -> list[dict[str, Any]]:
-    """The legal moves of `seat`, grouped as a player chooses: one entry per group
-    {"key", "kind", "title", "hint", "moves": [{"move", "uses", "rerolls"}]}. Kinds: "fight"
-    (attack/defense actions), "other" (immediate, power up, Duo, the TIME LOOP ability) in
-    Phase 1, "undo", "point", "lock"; in Power Up "power" (one per action), "faces", "give",
-    "take", "done"."""
-    groups: dict[str, dict[str, Any]] = {}
-
-    def add(key: str, kind: str, title: str, hint: str, move: str, m: dict[str, Any]):
-        grp = groups.setdefault(key, {"key": key, "kind": kind, "title": title, "hint": hint,
-                                      "moves": []})
-        grp["moves"].append({"move": move, "uses": m["dice"], "rerolls": m["rerolls"]})
-
-    for move in g.legal(seat):
-        m = read(g, move)
-        verb, action = m["verb"], m["action"]
-        if g.stage == "assign":
-            if verb == "timeloop":
-                add("TIME LOOP ability", "other", "TIME LOOP (your ability): re-roll a die "
-                    "for free", "once a round", move, m)
-            elif verb == "unassign":
-                add("undo", "undo", "Take dice off an action", "", move, m)
-            elif verb in ("point", "lock"):
-                add(f"point {m['target']}" if verb == "point" else verb, verb, "", "", move, m)
-            elif action is not None:
-                kind = "fight" if action.panel.startswith(("attack", "defense")) else "other"
-                board = "" if action.board == "base" else (
-                    " · Duo board" if action.board == "duo" else f" · {action.board}")
-                add(action.name, kind, f"{action.name} — {action.text}",
-                    f"needs {' '.join(action.requires)}{board}", move, m)
-        else:
-            if verb in ("take", "done"):
-                add(verb, verb, "", "", move, m)
-            elif verb in ("attach", "detach"):
-                add("faces", "faces", "Attach / detach a face (any time in your Power Up)",
-                    "", move, m)
-            elif verb == "give":
-                add("give", "give", "Give a Duo board die to an ally", "", move, m)
-            elif action is not None:
-                add(action.name, "power", f"{action.name} — {action.text}", "", move, m)
-    return list(groups.values())

@@ -25,8 +25,6 @@ whether a player is locked in and the names of the immediate actions they announ
     free (ids of dice not placed on any action; None when hidden),
     attack / defense: the sums of what is placed now (a combat.py computation, with
       "text" = combat.formula), None when hidden
-- menu: the viewer's legal moves grouped as they are chosen (describe.menu), [] when the
-  viewer may not act (or for the public)
 - duo: 2 vs 2 only, per team {"team", "seats", "hidden", "board" (as above, with "by") or None}
 - pools: {"trait": {colour: n}, "action": n, "faces": {face: n}}; pool_totals the same at full
 - combat: None before the first reveal, else the last reveal (kept until the next one):
@@ -43,7 +41,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import join_names
-from . import describe as describe_mod
 from .combat import formula
 from .data import ABILITY_TEXT, ALL_ACTIONS, FACE_NAMES, ROUND_LIMIT
 from .dice import new_pool, slots
@@ -128,8 +125,6 @@ def build(g: "Kaploom", viewer: int | None) -> dict[str, Any]:
         "combat": g.combat,
         "result": g.result,
         "face_names": dict(FACE_NAMES),
-        "menu": (describe_mod.menu(g, viewer) if viewer is not None and g.result is None
-                 and viewer in g.actors() else []),
     }
 
 
@@ -303,10 +298,10 @@ def reveal_lines(v: dict[str, Any]) -> list[str]:
 
 
 def picture_view(v: dict[str, Any]) -> dict[str, Any]:
-    """The view a picture draws (a copy of `v` without the menu). In Phase 1 it is the roll:
+    """The view a picture draws (a copy of `v`). In Phase 1 it is the roll:
     nobody's lock-in, announcement or placements (the texts say those), so a picture drawn
     at the roll stays true, and is drawn again only when the roll itself changes."""
-    v = {**v, "menu": [], "players": [dict(p) for p in v["players"]],
+    v = {**v, "players": [dict(p) for p in v["players"]],
          "duo": [dict(t) for t in v["duo"]]}
     if v["stage"] == "assign":
         for p in v["players"]:
