@@ -3,8 +3,8 @@
 `public_picture(view)` is the thread's board, drawn from the public view: compact, one row per
 character (name plate with the player's name, total, special and status; the six Ability boxes
 in ring order with each die's value, size and link colour), the attack in progress or the last
-one spelled out as a sum, and what is awaited. Designed 600 px wide, so its smallest text
-(13 px) still shows about 12 px tall at 550; a six-character table only makes it taller.
+one spelled out as a sum, and what is awaited. Designed 550 px wide, so its smallest text
+(13 px) shows at full size; a six-character table only makes it taller.
 
 `seat_picture(view)` is a seat's panel picture, drawn from that seat's own view: its own
 characters as the rulebook's ring of six boxes (Luck next to Strength), with the secret set-up
@@ -407,7 +407,7 @@ def render_roster(roster_rows: Iterable[dict[str, Any] | Character | Sequence[st
                   ) -> Picture:
     """The characters (default: data.ROSTER; `DeathByDice.roster()` gives the same) as compact
     rows like the public board: each die's size and link colour, the special and what it does.
-    The `/deathbydice characters` card, 600 px wide like the board."""
+    The `/deathbydice characters` card, 550 px wide like the board."""
     chars = [_character(r) for r in roster_rows]
     if not chars:
         raise ValueError("the roster is empty")
@@ -488,11 +488,11 @@ def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt, fi
 # --- the compact public board (made for Discord's 550 px display) --------------------------------
 #
 # One row per character: the name plate with total, special and status, then the six Ability
-# boxes in ring order (Luck is next to Strength again: the legend says so). Designed 600 px
+# boxes in ring order (Luck is next to Strength again: the legend says so). Designed 550 px
 # wide, so its smallest text (12 px) still shows 11 px tall at 550; six characters only make the
 # picture taller, never smaller.
 
-PUBLIC_W = 600
+PUBLIC_W = 550
 CELL_GAP = 6
 ROW_HEAD = 30
 ROW_DIE = 56

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from bot.engine.diemen import board
 from bot.names import plain_name
 from bot.engine.diemen.odds import OUTCOME_NAMES, OUTCOMES
-from rendering.canvas import MARGIN, new_canvas, title_bar, title_bar_height
+from rendering.canvas import MARGIN, TITLE_SIZE, new_canvas, title_bar, title_bar_height
 from rendering.colours import (BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PANEL, PAPER, PLAIN_DIE,
                                TEXT, Colour, mix, player_colour)
 from rendering.dice import draw_die
@@ -36,17 +36,17 @@ from rendering.text import draw_centred, drawable, fit_text, wrap_text
 
 # --- geometry ------------------------------------------------------------------------------------
 
-# Made for Discord's 550 px display: 600 px wide, so text of 12 px still shows 11 px there
-# (rendering.fonts.displayed_px); nothing smaller carries game information.
-SCALE = 3.5                        # pixels per floor unit
-FLOOR_W = round(board.FLOOR_LENGTH * SCALE)   # 560: the floor's length runs across the picture
-FLOOR_H = round(board.FLOOR_WIDTH * SCALE)    # 350
-WIDTH = FLOOR_W + 2 * MARGIN       # 600
+# Made for Discord's 550 px display: 550 px wide, so every text shows at its own size there
+# (rendering.fonts.displayed_px); nothing smaller than 12 px carries game information.
+WIDTH = 550
+SCALE = (WIDTH - 2 * MARGIN) / board.FLOOR_LENGTH   # 3.1875 pixels per floor unit
+FLOOR_W = round(board.FLOOR_LENGTH * SCALE)   # 510: the floor's length runs across the picture
+FLOOR_H = round(board.FLOOR_WIDTH * SCALE)    # 319
 PLATE_H = 80                       # a Die-Man's name plate and damage bar
-BANNER_R = 19                      # banner spot circle radius (front row to customers: 35 px)
-CUSTOMER_R = 12
-STAND_W, STAND_H = 58, 76          # a stand spot (along the floor, across it)
-SSB_R = 11                         # a Super Sale Banner on the Stand
+BANNER_R = 17                      # banner spot circle radius (front row to customers: 32 px)
+CUSTOMER_R = 11
+STAND_W, STAND_H = 53, 69          # a stand spot (along the floor, across it)
+SSB_R = 10                         # a Super Sale Banner on the Stand
 DIE = 26                           # the rolled value on an arrow
 FOOTER_ROW = 32
 LABEL = 13                         # spot labels: 13 px shows 11.9 px at 550 px
@@ -312,13 +312,19 @@ def render(view: dict[str, Any]) -> Picture:
     status, flicks = _footer_lines(view)
     status_font = font(14)
     status_wrapped = [ln for s in status for ln in wrap_text(s, status_font, FLOOR_W)]
-    title = f"{view.get('title', 'Crazy Die-Man is Unbreakable!')} · {view['mode']}"
+    name = view.get('title', 'Crazy Die-Man is Unbreakable!')
+    title = f"{name} · {view['mode']}"
+    if font(TITLE_SIZE, bold=True).getlength(title) > WIDTH - 2 * MARGIN:
+        title = f"{name.split(' is ')[0]} · {view['mode']}"   # the mode is never cut off
     subtitle = _subtitle(view)
 
     top_plate, floor_top = PLATE_TOP, FLOOR_TOP
     footer_top = floor_top + FLOOR_H + 14
+    rows = [_flick_row_lines(f) for f in flicks]
+    legend = _legend_lines(view)
     footer_h = (len(status_wrapped) * 20 + (8 if status_wrapped else 0)
-                + (26 + len(flicks) * FOOTER_ROW if flicks else 0) + 24)
+                + (26 + sum(_flick_row_h(r) for r in rows) if flicks else 0)
+                + 18 * len(legend) + 6)
     height = footer_top + footer_h + MARGIN - 6
 
     img, draw = new_canvas(WIDTH, height)
@@ -329,7 +335,7 @@ def render(view: dict[str, Any]) -> Picture:
     _flick_arrows(draw, flicks, floor_top)
     _aim_marks(draw, view, floor_top)
     _spot_labels(draw, view, floor_top)   # last: arrows and dice never hide a spot's name
-    _footer(draw, view, status_wrapped, flicks, footer_top)
+    _footer(draw, view, status_wrapped, flicks, rows, legend, footer_top)
     return to_png(img, alt_text(view), "diemen-board.png")
 
 
@@ -688,8 +694,40 @@ def _tag(draw: ImageDraw.ImageDraw, centre, text: str, pc) -> None:
     draw_centred(draw, (cx, cy), text, font=f, fill=TEXT)
 
 
+FLICK_X = MARGIN + DIE + 14 + 34       # where a flick row's words start (die, "1/2")
+
+
+def _flick_row_lines(f: dict[str, Any]) -> list[str]:
+    """A flick's words, wrapped to the picture (never cut off)."""
+    aim = (f"Called {_rel(f['called'], f['by'])}" if f["called"] else
+           (f"at {_rel(f['to'], f['by'])}" if f["to"] else "no target"))
+    fell = ("fell " + ", ".join(_rel(x, f["by"]) for x in f["fell"])
+            if f["fell"] and not f["off"] else "")
+    added = ", ".join(f"+{a} to {_who(i)}" for i, a in enumerate(f["added"]) if a)
+    text = " · ".join(x for x in (aim, _outcome_words(f), fell, added or "no damage") if x)
+    return wrap_text(text, font(13), WIDTH - MARGIN - FLICK_X)
+
+
+def _flick_row_h(lines: list[str]) -> int:
+    return max(FOOTER_ROW, 17 * len(lines) + 12)
+
+
+KEY = "filled = standing · grey = knocked · die = number rolled"
+
+
+def _legend_lines(view: dict[str, Any]) -> list[str]:
+    """The supply and the key: on one line when they fit, else the key on its own."""
+    supply = view.get("supply")
+    legend = f"Customers in supply: {supply}" if supply is not None else ""
+    f = font(13)
+    if not legend or f.getlength(f"{legend}   {KEY}") <= WIDTH - 2 * MARGIN:
+        return [f"{legend}\t{KEY}" if legend else f"\t{KEY}"]
+    return [legend] + [f"\t{line}" for line in wrap_text(KEY, f, WIDTH - 2 * MARGIN)]
+
+
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], status: list[str],
-            flicks: list[dict[str, Any]], top: int) -> None:
+            flicks: list[dict[str, Any]], rows: list[list[str]], legend: list[str],
+            top: int) -> None:
     y = top
     status_font = font(14)
     for line in status:
@@ -699,34 +737,30 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], status: list[str],
         y += 8
     if flicks:
         f0 = flicks[0]
-        draw.text((MARGIN, y), f"Last flicks (turn {f0['turn']}, {_who(f0['by'])}, "
-                  f"{f0['mode']})", font=font(14, bold=True), fill=MUTED, anchor="lt")
+        draw.text((MARGIN, y), fit_text(f"Last flicks (turn {f0['turn']}, {_who(f0['by'])}, "
+                                        f"{f0['mode']})", font(14, bold=True), FLOOR_W),
+                  font=font(14, bold=True), fill=MUTED, anchor="lt")
         y += 24
         row_font = font(13)
-        for f in flicks:
+        for f, lines in zip(flicks, rows):
+            h = _flick_row_h(lines)
             pc = _side_colour(f["by"])
-            draw_die(draw, (MARGIN + 4, y, MARGIN + 4 + DIE, y + DIE), f["value"],
+            dy = y + (h - FOOTER_ROW) / 2
+            draw_die(draw, (MARGIN + 4, dy, MARGIN + 4 + DIE, dy + DIE), f["value"],
                      highlight=pc.fill)
-            x = MARGIN + DIE + 14
-            head = f"{f['number']}/{f['of']}"
-            draw.text((x, y + DIE / 2), head, font=font(14, bold=True), fill=TEXT, anchor="lm")
-            x += 34
-            aim = (f"Called {_rel(f['called'], f['by'])}" if f["called"] else
-                   (f"at {_rel(f['to'], f['by'])}" if f["to"] else "no target"))
-            fell = ("fell " + ", ".join(_rel(x, f["by"]) for x in f["fell"])
-                    if f["fell"] and not f["off"] else "")
-            added = ", ".join(f"+{a} to {_who(i)}" for i, a in enumerate(f["added"]) if a)
-            text = " · ".join(x for x in (aim, _outcome_words(f), fell,
-                                          added or "no damage") if x)
-            draw.text((x, y + DIE / 2), fit_text(text, row_font, WIDTH - MARGIN - x),
-                      font=row_font, fill=TEXT, anchor="lm")
-            y += FOOTER_ROW
-    supply = view.get("supply")
-    legend = (f"Customers in supply: {supply}" if supply is not None else "")
-    draw.text((MARGIN, y + 4), legend, font=font(13), fill=MUTED, anchor="lt")
-    key = "filled = standing · grey = knocked · die = number rolled"
-    draw.text((WIDTH - MARGIN, y + 4), fit_text(key, font(13), WIDTH - 2 * MARGIN - 170),
-              font=font(13), fill=MUTED, anchor="rt")
+            draw.text((MARGIN + DIE + 14, dy + DIE / 2), f"{f['number']}/{f['of']}",
+                      font=font(14, bold=True), fill=TEXT, anchor="lm")
+            for k, line in enumerate(lines):
+                draw.text((FLICK_X, dy + DIE / 2 + 17 * (k - (len(lines) - 1) / 2)), line,
+                          font=row_font, fill=TEXT, anchor="lm")
+            y += h
+    for line in legend:
+        left, _, right = line.partition("\t")
+        if left:
+            draw.text((MARGIN, y + 4), left, font=font(13), fill=MUTED, anchor="lt")
+        if right:
+            draw.text((WIDTH - MARGIN, y + 4), right, font=font(13), fill=MUTED, anchor="rt")
+        y += 18
 
 
 # --- alt text -------------------------------------------------------------------------------------
@@ -787,7 +821,7 @@ def alt_text(view: dict[str, Any]) -> str:
 
 # --- the odds of one simulated flick --------------------------------------------------------------
 
-ODDS_WIDTH = 560
+ODDS_WIDTH = 550                  # Discord's display width: shown at its own size
 ODDS_ROW = 34
 _GOOD = ("clean", "pair", "neighbour")
 
@@ -819,28 +853,34 @@ def render_odds(odds: dict[str, Any], target: str | None = None, *,
     rows = [(ODDS_ROW_NAMES[o], int(odds["outcomes"].get(o, 0)), o) for o in OUTCOMES]
     if odds.get("self_knock"):
         rows.append(("Super Sale Banner off your Stand (+6)", int(odds["self_knock"]), "self"))
-    top = title_bar_height(sub) + 14
-    height = top + len(rows) * ODDS_ROW + MARGIN
-    img, draw = new_canvas(ODDS_WIDTH, height)
-    title_bar(img, title, sub)
     label_font = font(16)
     num_font = font(17, bold=True)
     lx = MARGIN
     bar_x0 = MARGIN + 190
     bar_x1 = ODDS_WIDTH - MARGIN - 52
-    for i, (name, pts, key) in enumerate(rows):
-        y = top + i * ODDS_ROW
-        cy = y + ODDS_ROW / 2
+    # A label too long for its column is wrapped onto a second line, never cut.
+    labels = [wrap_text(name, label_font, bar_x0 - lx - 8) for name, _, _ in rows]
+    row_hs = [max(ODDS_ROW, 20 * len(lines) + 14) for lines in labels]
+    top = title_bar_height(sub) + 14
+    height = top + sum(row_hs) + MARGIN
+    img, draw = new_canvas(ODDS_WIDTH, height)
+    title_bar(img, title, sub)
+    y = top
+    for (name, pts, key), lines, row_h in zip(rows, labels, row_hs):
+        cy = y + row_h / 2
         colour = (pc.fill if key in _GOOD else
                   HIGHLIGHT if key in ("customer", "self") else
                   mix(MUTED, BACKGROUND, 0.2) if key == "miss" else mix(MUTED, PANEL, 0.5))
-        draw.text((lx, cy), fit_text(name, label_font, bar_x0 - lx - 8), font=label_font,
-                  fill=TEXT if pts else MUTED, anchor="lm")
-        draw.rectangle((bar_x0, y + 7, bar_x1 - 1, y + ODDS_ROW - 8), fill=PANEL)
+        for k, line in enumerate(lines):
+            draw.text((lx, cy + 20 * (k - (len(lines) - 1) / 2)), line, font=label_font,
+                      fill=TEXT if pts else MUTED, anchor="lm")
+        bar = (cy - ODDS_ROW / 2 + 7, cy + ODDS_ROW / 2 - 8)
+        draw.rectangle((bar_x0, bar[0], bar_x1 - 1, bar[1]), fill=PANEL)
         if pts:
             w = max(3, round((bar_x1 - bar_x0) * pts / 100))
-            draw.rectangle((bar_x0, y + 7, bar_x0 + w - 1, y + ODDS_ROW - 8), fill=colour)
+            draw.rectangle((bar_x0, bar[0], bar_x0 + w - 1, bar[1]), fill=colour)
         draw.text((ODDS_WIDTH - MARGIN, cy), f"{pts}%", font=num_font,
                   fill=TEXT if pts else MUTED, anchor="rm")
+        y += row_h
     alt = f"{title}, {sub}: " + ", ".join(f"{n} {p}%" for n, p, _ in rows) + "."
     return to_png(img, alt, "diemen-odds.png")

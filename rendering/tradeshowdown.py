@@ -65,6 +65,7 @@ CHIP = mix(PANEL, GRID, 0.7)
 # fighters get compact tiles, two to a row; each player's full panel (partner card, combo
 # dice, plan) is their own panel picture (`seat_picture`).
 DESIGN_WIDTH = 550
+MAX_H = 1400                              # taller, and a phone shows it shrunk or cut
 COLUMNS = 1
 PANEL_W = DESIGN_WIDTH - 2 * 20          # 20: rendering.canvas.MARGIN
 PANEL_GAP = 12
@@ -92,7 +93,7 @@ COMBO_DIE = 34
 LABEL_SIZE = 15
 CHIP_SIZE = 17
 CHIP_H = 30
-CARD_W_ALONE = 560                        # render_card
+CARD_W_ALONE = DESIGN_WIDTH - 2 * 20       # render_card: 550 px with the margins
 
 PHASES = {"choose": "choosing dice (secret)", "roll": "rolling", "window":
           "after the roll (secret window)", "attack": "attacks", "over": "game over"}
@@ -470,7 +471,11 @@ def _die_size(count: int) -> tuple[int, int]:
     raise ValueError(f"{count} dice do not fit in a panel")
 
 
-def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]) -> _Panel:
+def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int],
+                   tight: bool = False) -> _Panel:
+    """A fighter's full panel. `tight` (when two full panels would make the board taller than
+    a phone shows, MAX_H): the slashes taken move into the header, the info line is drawn only
+    for a status, and the card in the ring is drawn compact like the partner's."""
     s = f["seat"]
     pc = player_colour(s)
     standing = f["standing"]
@@ -486,17 +491,22 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
         _rounded(draw, (x, y, x + PANEL_W, y + HEADER_H), 14, fill=head_fill)
         draw.rectangle((x, y + HEADER_H - 14, x + PANEL_W - 1, y + HEADER_H - 1), fill=head_fill)
         hf = font(22, bold=True)
-        draw.text((x + PAD, y + HEADER_H / 2), fit_text(_who(view, s), hf, INNER_W - 170),
-                  fill=head_ink, font=hf,
-                  anchor="lm")
         word = "STANDING" if standing else "DEFEATED"
         if view["result"] is not None and s in view["result"]["winners"]:
             word = "WINNER"
+        if tight:
+            n = f["slashes_taken"]
+            taken = f"{n} slash{'es' if n != 1 else ''} taken"
+            word = taken if word == "STANDING" else f"{word} · {taken}"
         sf = font(18, bold=True)
         draw.text((x + PANEL_W - PAD, y + HEADER_H / 2), word, fill=head_ink, font=sf,
                   anchor="rm")
+        room = INNER_W - max(170, sf.getlength(word) + 60)
+        draw.text((x + PAD, y + HEADER_H / 2), fit_text(_who(view, s), hf, room),
+                  fill=head_ink, font=hf,
+                  anchor="lm")
         if view["you"] == s:
-            w = hf.getlength(fit_text(_who(view, s), hf, INNER_W - 170))
+            w = hf.getlength(fit_text(_who(view, s), hf, room))
             draw.text((x + PAD + w + 10, y + HEADER_H / 2), "(you)", fill=head_ink,
                       font=font(17), anchor="lm")
     blocks.append((HEADER_H + 8, header))
@@ -506,14 +516,16 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
     def info(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
         n = f["slashes_taken"]
         inf = font(18)
-        draw.text((x + PAD, y + INFO_H / 2), f"{n} slash{'es' if n != 1 else ''} taken",
-                  fill=TEXT, font=inf, anchor="lm")
+        if not tight:
+            draw.text((x + PAD, y + INFO_H / 2), f"{n} slash{'es' if n != 1 else ''} taken",
+                      fill=TEXT, font=inf, anchor="lm")
         if status:
             bold = font(18, bold=True)
             draw.text((x + PANEL_W - PAD, y + INFO_H / 2),
                       fit_text(status, bold, INNER_W * 0.6), fill=status_colour, font=bold,
                       anchor="rm")
-    blocks.append((INFO_H + 10, info))
+    if status or not tight:
+        blocks.append((INFO_H + 10, info))
 
     # The active card first and full size; a Tag Team partner below it, compact.
     n_digits = len(f["cards"][0]["digits"])
@@ -530,7 +542,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
             badge = ("PARTNER", CARD_RULE, CARD_INK)
         else:
             badge = None
-        compact = not active
+        compact = tight or not active
 
         def paint(draw: ImageDraw.ImageDraw, x: int, y: int, card=card, badge=badge,
                   active=active, compact=compact) -> None:
@@ -708,11 +720,10 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
         def paint(draw: ImageDraw.ImageDraw, x: int, y: int, items=items) -> None:
             yy = y
             for text, fnt, ink in items:
-                for part in wrap_text(text, fnt, inner)[:2]:
+                for part in wrap_text(text, fnt, inner):    # whole: never cut mid-line
                     draw.text((x + TILE_PAD, yy), part, fill=ink, font=fnt, anchor="lt")
                     yy += 18
-        return (sum(18 * min(2, len(wrap_text(t, fn, inner))) for t, fn, _ in items) + 4,
-                paint)
+        return (sum(18 * len(wrap_text(t, fn, inner)) for t, fn, _ in items) + 4, paint)
     blocks.append(text_block(lines))
 
     card = f["cards"][f["active"]]
@@ -829,14 +840,9 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     full panel alone (its owner's panel picture)."""
     fighters = view["fighters"] if only is None else [view["fighters"][only]]
     tiles = only is None and len(fighters) > 2
-    cols = TILE_COLUMNS if tiles else COLUMNS
-    rows = math.ceil(len(fighters) / cols)
     most = max([len(f["rolls"]) for f in fighters] + [len(f["dice"] or []) for f in fighters]
                + [1])
     die = _die_size(most)
-    panels = [_tile(view, f) if tiles else _fighter_panel(view, f, die) for f in fighters]
-    heights = [p.height for p in panels]
-    row_h = [max(heights[r * cols:(r + 1) * cols]) for r in range(rows)]
     width = 2 * MARGIN + PANEL_W
     content_w = width - 2 * MARGIN
 
@@ -847,15 +853,27 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     order_block = (24 + order_h + 14) if chips else 0
     banner = _banner(view)
     bf = font(20, bold=True)
-    banner_lines = wrap_text(banner, bf, content_w - 32)[:3]
+    banner_lines = wrap_text(banner, bf, content_w - 32)     # whole, however long
     banner_h = 16 + 28 * len(banner_lines)
 
     subtitle = f"Round {view['round']} of {view['round_limit']} · {PHASES.get(view['phase'])}"
     if view["you"] is not None:
         subtitle += f" · {_who(view, view['you'])}'s own view"
     top = title_bar_height(subtitle)
-    height = (top + MARGIN + sum(row_h) + (rows - 1) * PANEL_GAP + PANEL_GAP + order_block
-              + banner_h + MARGIN)
+    # Two full panels, tightened, then tiles: the first that a phone shows whole (MAX_H).
+    layouts = [(True, False)] if tiles else [(False, False), (False, True)] + (
+        [(True, False)] if only is None else [])
+    for tiles, tight in layouts:
+        cols = TILE_COLUMNS if tiles else COLUMNS
+        rows = math.ceil(len(fighters) / cols)
+        panels = [_tile(view, f) if tiles else _fighter_panel(view, f, die, tight)
+                  for f in fighters]
+        heights = [p.height for p in panels]
+        row_h = [max(heights[r * cols:(r + 1) * cols]) for r in range(rows)]
+        height = (top + MARGIN + sum(row_h) + (rows - 1) * PANEL_GAP + PANEL_GAP + order_block
+                  + banner_h + MARGIN)
+        if height <= MAX_H:
+            break
     img, draw = new_canvas(width, height)
     title_bar(img, "TradeShowdown", fit_text(subtitle, font(15), content_w))
 

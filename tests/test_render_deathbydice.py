@@ -163,7 +163,7 @@ def test_own_placement_preview():
     g.apply(0, "setup " + MALICE)
     pic = render(g.view(0))
     check(pic)
-    assert "placed STR=5 AGI=3 FOR=4 SMA=2 CON=9" in pic.alt
+    assert "placed STR 5, AGI 3, FOR 4, SMA 2, CON 9" in pic.alt
     assert render(g.view(1)).png != pic.png
 
 

@@ -269,7 +269,7 @@ def test_every_text_shows_at_least_11_px_at_550(make):
         with recorded_sizes() as sizes:
             p = render(g.view(seat))
         img = decode(p)
-        assert img.width <= WIDTH == 600
+        assert img.width <= WIDTH == 550
         assert sizes and min(displayed_px(sz, img.width) for sz in sizes) >= 11, sorted(sizes)
         assert len(p.png) < 1_000_000
 
