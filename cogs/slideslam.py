@@ -20,20 +20,16 @@ from bot.layout import menu_components, option, steps, words
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
-from bot.ui import ComponentCall, GameItem, guarded, reply, report_error, view_of
+from bot.ui import ComponentCall, GameItem, guarded, reply, view_of
 from rendering.slideslam import render
 
 BEND_KEY, NONE = phrase_key(SlideSlam.BEND_PHRASE), discord.AllowedMentions.none()
 Die = app_commands.Range[str, 1, 3]
-PRESETS = (("6,5,4,3,2,1", "the rulebook's dice (default)"),
-           ("1,1,1,1,1,1", "all Super Slams: a quick, brutal game"),
-           ("6,6,5,5,4,4", "sturdy dice: a long game"), ("4,4,3,3,2,2", "middling dice"))
 
 
 def first(rows: list, items: list) -> list:
-    """`rows` (one select each) above laid-out `items`: all in order, without rows of their own,
-    so discord.py stacks them (a select fills a row, buttons share one). (A select shadows
-    `Item.row` with a slot: the property is called through `Item` itself.)"""
+    """`rows` above `items`, in order and rowless: discord.py stacks them (a select's slot
+    shadows `Item.row`, so the property is called through `Item`)."""
     for item in rows + items:
         discord.ui.Item.row.fset(item.item, None)
     return rows + items
@@ -54,9 +50,6 @@ class AwakenModal(discord.ui.Modal, title="Dice Awakening: Final Form!"):
         await guarded(interaction, lambda: self.cog.act(
             interaction, f"awaken {self.call.value} {self.words.value}", self.call.game_id,
             self.call.version, "✨ Final Form! DICE AWAKENING!"))
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await report_error(interaction, error)
 
 
 class SlideSlamCog(GameCog, group_name="slideslam",
@@ -95,10 +88,6 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         return (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)}, "
                 f"{('white', 'black')[seat]} dice)\n```\n{game.text(seat)}\n```\n")
 
-    async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
-        return self.panel(row, game, seat, await self.bot.tables.panel_version(row.id, seat),
-                          pick=(row.extra.get("place_value") or {}).get(str(seat)))
-
     def panel(self, row: GameRow, game: Game, seat: int, version: str, *,
               pick: str | None = None) -> Panel:
         head, prompt, menu = self._head(row, game, seat), game.prompt(seat), game.menu(seat)
@@ -108,6 +97,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         place, top, text = menu.group("q"), [], ""
         if place is not None:  # the wizard: the die (kept while others play), then its square
             dice = steps(place)
+            pick = pick or (row.extra.get("place_value") or {}).get(str(seat))
             pick = pick if pick in dice else dice[0]
             top = [GameItem.select(row.id, version, "pv", [
                 discord.SelectOption(label=d, value=str(n), default=d == pick)
@@ -203,15 +193,6 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         await self.play_move(row.id, interaction.user.id, move, version, seen=(row, game))
         await interaction.followup.send(said, ephemeral=True)
 
-    async def complete(self, interaction: discord.Interaction, current: str,
-                       key: str) -> list[app_commands.Choice[str]]:
-        """A phrase's die, from the menu's group `key`: its square, in the engine's words."""
-        found = await self.legal_for(interaction)
-        group = found[0].menu(found[1]).group(key) if found else None
-        out = {found[0].squares(i.move)[0]: i.label for i in group.items} if group else {}
-        return [app_commands.Choice(name=words(n, 100), value=v) for v, n in out.items()
-                if current.lower().strip() in f"{v} {n.lower()}"][:25]
-
     # ---- commands -------------------------------------------------------------------------------
     @app_commands.command(name="challenge",
                           description="Challenge someone to Slide and Slam: Dice Is Not Bend!")
@@ -220,11 +201,6 @@ class SlideSlamCog(GameCog, group_name="slideslam",
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
                         **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
-
-    @challenge.autocomplete("starting_values")
-    async def values_autocomplete(self, interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=f"{v} — {why}", value=v) for v, why in PRESETS
-                if current.replace(" ", "") in v][:25]
 
     # ---- who goes first: the arguments and the crowd vote ------------------------------------
     @app_commands.command(name="argue", description="Argue why your dice are better (once; the "
@@ -289,20 +265,12 @@ class SlideSlamPhrases(commands.Cog):
         await self.game.act(interaction, move, row.id,
                             done=f"🛡️ {SlideSlam.BEND_PHRASE} Your Power Token is spent.")
 
-    @dice_is_not_bend.autocomplete("die")
-    async def bend_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self.game.complete(interaction, current, "bd")
-
     @app_commands.command(name="now-youre-going-to-say", description="Slide and Slam: slam and "
                           "predict their DICE IS NOT BEND! (spends your token)")
     @app_commands.describe(die="Your slamming die (its square)")
     async def now_youre_going_to_say(self, interaction: discord.Interaction, die: Die) -> None:
         await self.game.act(interaction, f"slam {die.strip()} predict",
                             done=f"👉 “{SlideSlam.PREDICT_PHRASE}”")
-
-    @now_youre_going_to_say.autocomplete("die")
-    async def predict_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self.game.complete(interaction, current, "pr")
 
     @app_commands.command(name="dice-awakening", description="Slide and Slam: awaken a die — "
                           "speak the invocation (start of your turn, once per game)")
@@ -314,8 +282,17 @@ class SlideSlamPhrases(commands.Cog):
                             done="✨ Final Form! DICE AWAKENING!")
 
     @dice_awakening.autocomplete("die")
-    async def awaken_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await self.game.complete(interaction, current, "aw")
+    @now_youre_going_to_say.autocomplete("die")
+    @dice_is_not_bend.autocomplete("die")
+    async def die_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The phrase's die, from its menu group: the square, in the engine's words."""
+        key = {"dice-is-not-bend": "bd", "now-youre-going-to-say": "pr"}.get(
+            interaction.command.name, "aw")
+        found = await self.game.legal_for(interaction)
+        group = found[0].menu(found[1]).group(key) if found else None
+        out = {found[0].squares(i.move)[0]: i.label for i in group.items} if group else {}
+        return [app_commands.Choice(name=words(n, 100), value=v) for v, n in out.items()
+                if current.lower().strip() in f"{v} {n.lower()}"][:25]
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

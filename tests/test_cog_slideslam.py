@@ -227,11 +227,6 @@ async def test_challenge_refuses_bad_options(fake, world):
     with pytest.raises(RefusedPayload):
         fake.slash(fake.bot, "slideslam challenge", user=world.alice, channel=world.games,
                    opponent=world.bob, columns=12)
-    payload = fake.autocomplete(fake.bot, "slideslam challenge", user=world.alice,
-                                focused="starting_values", opponent=world.bob,
-                                starting_values="1,1")
-    await fake.invoke(payload)
-    assert [c["value"] for c in fake.autocomplete_choices(payload)] == ["1,1,1,1,1,1"]
 
 
 # ---- the Wall of Unknowing ----------------------------------------------------------------------
