@@ -55,6 +55,10 @@ class Settings:
     # PRACTICE_DELAY_SECONDS: how long a practice bot "thinks" before its move shows, so a
     # turn reads naturally (0 in tests; its search runs meanwhile).
     practice_delay: float = DEFAULT_PRACTICE_DELAY
+    # How many clicks a second one person's buttons and lists are served (a burst of twice as
+    # many first): far above a person's pace, it keeps a click storm from slowing every table.
+    # 0: no limit (the tests click at machine speed).
+    clicks_per_second: float = 8.0
 
     @property
     def database(self) -> str:

@@ -9,6 +9,7 @@ own view only ever goes to that seat (DM, or an ephemeral reply).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
@@ -24,6 +25,7 @@ from discord.ext import commands
 import rendering
 
 from . import carrier, guide, layout, practice
+from .throttle import Throttle
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
@@ -151,6 +153,8 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.engine: type[Game] = load(self.KIND)
+        rate = getattr(getattr(bot, "settings", None), "clicks_per_second", 0)
+        self.clicks = Throttle(rate, 2 * rate) if rate else None
         super().__init__()
         self._add_practice_command()
 
@@ -174,6 +178,9 @@ class GameCog(commands.GroupCog):
 
     async def on_component(self, interaction: discord.Interaction, call: ComponentCall) -> None:
         """Every pressed button and made selection of this game, from bot.ui.GameItem."""
+        if self.clicks is not None and not self.clicks.allow(interaction.user.id):
+            raise RuleError("Slow down: that was many clicks in a moment. Wait a second and "
+                            "try again.")
         carrier.carry(call.game_id, interaction)
         if call.tag == "mv":
             await self.on_move_component(interaction, call.game_id, call.version, call.arg)
@@ -402,8 +409,10 @@ class GameCog(commands.GroupCog):
         if played.cause == "move" and not public and outcome is None:
             # A secret step with nothing public to say: posting "waiting for…" would tell
             # everyone when, and how often, someone acted in secret.
-            await self._send_private(row, game, played)
+            missing = await self._send_private(row, game, played)
             await practice.after_publish(self.bot, played)  # the bot's seats move now
+            if missing:
+                raise PublishIncomplete(self._no_panel_text(game, missing))
             return
         board_failed = None
         if channel is not None:
@@ -412,7 +421,7 @@ class GameCog(commands.GroupCog):
             except discord.HTTPException as e:
                 # The move stands; the outbox publishes it again (or the next move does).
                 board_failed = e
-        await self._send_private(row, game, played)
+        missing = await self._send_private(row, game, played)
         if played.cause == "vote":
             await self.settle_vote_message(row, channel, lines)
         if outcome is None and row.waits_for("vote") and channel is not None:
@@ -421,6 +430,14 @@ class GameCog(commands.GroupCog):
         if board_failed is not None:
             raise PublishIncomplete(f"the turn message failed: {board_failed.status} "
                                     f"{board_failed.text or ''}".strip())
+        if missing:
+            raise PublishIncomplete(self._no_panel_text(game, missing))
+
+    @staticmethod
+    def _no_panel_text(game: Game, seats: list[int]) -> str:
+        # For the log: seats by number (a log line is not read at the table).
+        return ("no panel reached seat(s) " + ", ".join(str(s + 1) for s in seats)
+                + " (direct message and thread both failed)")
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         """The game's first message: who plays, how to win, what to do first."""
@@ -476,6 +493,23 @@ class GameCog(commands.GroupCog):
         """Seats who must act now (the only ones a new turn message pings)."""
         return [a for a in game.actors() if a != CHANCE]
 
+    # ---- issue #26 hook (cogs/replay.py owns what it adds) ------------------------------------
+    async def extra_turn_items(self, row: GameRow, game: Game, lines: list[str],
+                               items: list[discord.ui.Item], new_message: bool
+                               ) -> tuple[list[str], list[discord.ui.Item]]:
+        """What the replays add to the turn message: the "What happened?" button, and on a
+        slow game's new (pinging) message a line of what happened since each pinged player's
+        last move. Never fails the publishing: without the Replays cog, or on any error, the
+        message goes out as it was."""
+        hook = self.bot.get_cog("Replays")
+        if hook is None:
+            return lines, items
+        try:
+            return await hook.turn_extras(self, row, game, lines, items, new_message)
+        except Exception:
+            log.exception("game %s: the replay additions to the turn message failed", row.id)
+            return lines, items
+
     async def _post_turn(self, row: GameRow, game: Game, channel, lines: list[str],
                          cause: str) -> None:
         """One message per turn: status line, what happened this turn, the board and the
@@ -494,9 +528,16 @@ class GameCog(commands.GroupCog):
         key = self.turn_key(game)
         turn = dict(row.extra.get("turn") or {})
         old_id = row.extra.get("turn_message")
-        same_turn = (old_id is not None and turn.get("key") == key and cause not in (
+        # `posted`: the turn's message shows its story so far (a failed post leaves its lines
+        # here, and the next publish posts them: no line is lost to an outage).
+        posted = turn.get("posted", True)
+        same_turn = (old_id is not None and posted and turn.get("key") == key and cause not in (
             "start", "timeout", "vote") and game.outcome() is None)
-        log_lines = (list(turn.get("lines", [])) if same_turn else []) + lines
+        lines, items = await self.extra_turn_items(row, game, lines, items, not same_turn)
+        carried = list(turn.get("lines", [])) if (same_turn or not posted) else []
+        # A move published again (the outbox, after a fault) adds its lines once.
+        fresh = lines if turn.get("through", -1) < row.version else []
+        log_lines = carried + fresh
         status = self.status_line(row, game)
         body = "\n".join(log_lines + ([status] if status else []))
         *before, text = split_message(body)
@@ -511,6 +552,25 @@ class GameCog(commands.GroupCog):
             return  # nothing a reader would see has changed: no edit, no upload
         if not same_turn or turn.get("view_sig") != view_sig:
             panel.picture = await self.picture(row, game, None)
+        try:
+            msg_id = await self._show_turn(row, game, channel, panel, before, old_id,
+                                           same_turn)
+        except discord.HTTPException:
+            # The move stands and the outbox will publish again: keep what this message was
+            # to say, so the next try (or the next move) says it.
+            row.extra = await self.bot.store.update_extra(
+                row.id, turn={"key": key, "lines": log_lines, "sig": "", "view_sig": "",
+                              "posted": same_turn, "through": row.version})
+            raise
+        row.extra = await self.bot.store.update_extra(
+            row.id, turn_message=msg_id,
+            turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig,
+                  "posted": True, "through": row.version})
+
+    async def _show_turn(self, row: GameRow, game: Game, channel, panel: Panel,
+                         before: list[str], old_id: int | None, same_turn: bool) -> int:
+        """Edit the turn's message, or post the new turn's (pinging who must act) and take the
+        buttons off the old one; the id of the message that now shows the turn."""
         if same_turn:
             def edit_kwargs() -> dict[str, Any]:
                 kw = panel.send_kwargs()  # no picture: the board on the message still holds
@@ -550,9 +610,7 @@ class GameCog(commands.GroupCog):
                                            **make()))
                 except discord.HTTPException:
                     pass
-        row.extra = await self.bot.store.update_extra(
-            row.id, turn_message=msg_id,
-            turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig})
+        return msg_id
 
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:
@@ -597,11 +655,12 @@ class GameCog(commands.GroupCog):
         request, never a user lookup (`fetch_user`) first."""
         return await self.bot.create_dm(discord.Object(user_id))
 
-    async def _send_private(self, row: GameRow, game: Game, played: Played) -> None:
+    async def _send_private(self, row: GameRow, game: Game, played: Played) -> list[int]:
         """Private events and secret panels. A panel in the same phase is updated in place
         (one DM per phase, not one per move), and only when what it shows changed; a note for
         a player goes into their panel. DMs closed or failing: the thread offers the ephemeral
-        panel instead. One player's failed DM never keeps the others from theirs."""
+        panel instead. One player's failed DM never keeps the others from theirs. Returns the
+        seats no panel reached at all (the publish is then tried again)."""
         private: dict[int, list[str]] = {}
         for e in played.events:
             for seat in e.to or ():
@@ -613,13 +672,15 @@ class GameCog(commands.GroupCog):
         # and never be saved.
         panels = {k: dict(v) for k, v in row.extra.get("panels", {}).items()}
         phase = self.panel_phase(game)
+        missing: list[int] = []
         for seat in sorted(set(private) | needs_panel):
             try:
                 await self._send_seat(row, game, played, seat, private.get(seat, []),
                                       seat in needs_panel, panels, closed, offered, phase)
             except discord.HTTPException:
                 log.warning("game %s: the panel of seat %s could not be sent", row.id, seat + 1)
-                await self._offer_panel_in_thread(row, game, seat, failed=True)
+                if not await self._offer_panel_in_thread(row, game, seat, failed=True):
+                    missing.append(seat)
         for seat_key, last in list(panels.items()):
             if int(seat_key) not in needs_panel:
                 # Nothing left to choose: retire the old panel's buttons so they can't be
@@ -634,6 +695,7 @@ class GameCog(commands.GroupCog):
             row.extra = await self.bot.store.update_extra(row.id, panels=panels,
                                                           dm_closed=sorted(closed),
                                                           panel_offered=sorted(offered))
+        return missing
 
     async def _send_seat(self, row: GameRow, game: Game, played: Played, seat: int,
                          notes_list: list[str], needs_panel: bool, panels: dict[str, Any],
@@ -694,10 +756,11 @@ class GameCog(commands.GroupCog):
                 await self._offer_panel_in_thread(row, game, seat)
 
     async def _offer_panel_in_thread(self, row: GameRow, game: Game, seat: int,
-                                     failed: bool = False) -> None:
+                                     failed: bool = False) -> bool:
+        """Offer `seat` its panel in the thread; False when even that could not be posted."""
         channel = await self.channel_of(row)
         if channel is None:
-            return
+            return False
         uid = row.players[seat]
         why = ("I couldn't deliver your direct message just now" if failed else
                "I can't send you direct messages")
@@ -708,6 +771,8 @@ class GameCog(commands.GroupCog):
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(uid)])))
         except discord.HTTPException:
             log.warning("game %s: could not offer seat %s its panel", row.id, seat + 1)
+            return False
+        return True
 
     async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
         """A panel with nothing left to do, and truly why."""
@@ -817,6 +882,12 @@ class GameCog(commands.GroupCog):
         seen = await self.bot.tables.load(game_id)
         said = self.done_text(seen[1], seen[0].seat_of(interaction.user.id), move)
         played = await self.play_move(game_id, interaction.user.id, move, version, seen=seen)
+        async with answering_a_move_that_stands(game_id):
+            await self.answer_move(interaction, played, said, ephemeral_panel, version)
+
+    async def answer_move(self, interaction: discord.Interaction, played: Played, said: str,
+                          ephemeral_panel: bool, version: int | str | None) -> None:
+        """The mover's private answer to a move made from a component or the typed form."""
         seat = played.row.seat_of(interaction.user.id)
         if ephemeral_panel:
             # Only the interaction can edit an ephemeral panel: retire it (saying what was
@@ -930,7 +1001,8 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         said = self.done_text(game, row.seat_of(interaction.user.id), move)
         await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
-        await interaction.followup.send(said, ephemeral=True)
+        async with answering_a_move_that_stands(row.id):
+            await interaction.followup.send(said, ephemeral=True)
 
     @move_command.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction,
@@ -954,6 +1026,18 @@ class GameCog(commands.GroupCog):
         if seat is None:
             return None
         return game, seat, game.legal(seat)
+
+
+@contextlib.asynccontextmanager
+async def answering_a_move_that_stands(game_id: int):
+    """Around the answer to a committed move: if Discord loses it, the move still stands, so
+    nobody is told "something went wrong" (the board and panels show the move); one line in
+    the log, no traceback."""
+    try:
+        yield
+    except discord.HTTPException as e:
+        log.info("game %s: the answer to a move that stands was lost (%s %s)", game_id,
+                 e.status, getattr(e, "code", ""))
 
 
 def legal_choices(moves: list[str], current: str,

@@ -6,7 +6,7 @@ at most 25 options. Groups are laid out in the engine's order: a `BUTTONS` group
 it is a little long; a narrowing select of its `step`s when it is longer), a `SEVERAL` group as
 one multi-select. The "Type a move" button always comes last. When the groups would need more
 rows than a message has, button groups turn into selects (one row each) and, as a last resort,
-the last groups are left to the typed move (the list says so).
+the longest lists are left to the typed move (never what ends a step: done, end, pass).
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ ROWS = 5
 ROW_BUTTONS = 5
 SELECT_OPTIONS = 25
 SELECTS_PER_GROUP = 3   # a list of up to 75 stays one pick; longer ones narrow by step
+KEEP = (Tone.GOOD, Tone.QUIET)  # dropped last when a message cannot hold every group
 STYLES = {Tone.MAIN: discord.ButtonStyle.primary, Tone.QUIET: discord.ButtonStyle.secondary,
           Tone.GOOD: discord.ButtonStyle.success, Tone.RISKY: discord.ButtonStyle.danger}
 
@@ -110,26 +111,28 @@ def menu_components(game_id: int, version: int | str | None, menu: Menu, *, who:
             block = _as_buttons(game_id, version, group)
         blocks.append((group, block or _as_selects(game_id, version, group, who)))
     extra = 1 if typed else 0
-    # Too many rows: the biggest button groups become lists, one by one.
+    # Too many rows: the biggest button groups become lists, one by one, while that saves one.
     for group, block in sorted(blocks, key=lambda gb: -len(gb[1].buttons)):
-        if _rows([b for _, b in blocks], extra) <= ROWS:
+        rows = _rows([b for _, b in blocks], extra)
+        if rows <= ROWS or not block.buttons:
             break
-        if block.buttons:
-            listed = _as_selects(game_id, version, group, who)
-            block.buttons, block.selects = [], listed.selects
+        listed = _as_selects(game_id, version, group, who)
+        before = block.buttons
+        block.buttons, block.selects = [], listed.selects
+        if _rows([b for _, b in blocks], extra) >= rows:
+            block.buttons, block.selects = before, []  # no row saved: keep the buttons
+    # Nothing else fits: the longest lists go first (the typed move still reaches them);
+    # what ends a step (done, end, pass, confirm) stays on the message.
     while _rows([b for _, b in blocks], extra) > ROWS and blocks:
-        blocks.pop()  # nothing else fits: the typed move still reaches what is left out
-    items: list[discord.ui.Item] = []
-    row = 0
-    for _, block in blocks:
-        for select in block.selects:
-            select.row = row
-            items.append(select)
-            row += 1
+        drop = max(blocks, key=lambda gb: (gb[0].tone not in KEEP, len(gb[0].items)))
+        blocks.remove(drop)
+    # The lists take the first rows (a select fills a row; discord.py places each in the
+    # first free one), the buttons the rows after them, five to a row; a cog's own components
+    # added after these find the rows left.
+    items: list[discord.ui.Item] = [s for _, block in blocks for s in block.selects]
     buttons = [b for _, block in blocks for b in block.buttons]
     if typed:
         buttons.append(TypeMoveButton(game_id))
     for n, button in enumerate(buttons):
-        button.row = row + n // ROW_BUTTONS
-        items.append(button)
-    return items
+        button.row = len(items) + n // ROW_BUTTONS
+    return items + buttons

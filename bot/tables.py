@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import time
-from collections import defaultdict
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Protocol
@@ -148,6 +148,8 @@ class Tables:
     POLL = 30.0
     # A move that lost a race it was not stale for is tried this many times.
     RETRIES = 8
+    # A publish still failing after this many tries is a warning in the log (an outage).
+    OUTBOX_WARN_AFTER = 3
 
     def __init__(self, store: Store, *, turn_timer: int = 3600,
                  clock: Callable[[], float] = time.time,
@@ -160,7 +162,10 @@ class Tables:
         self.quiet = QuietListener()
         # Only spares this process's own double clicks a wasted apply: correctness comes from
         # the version compare-and-set in the database, which holds across processes.
-        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Weak: a game's lock lives while someone holds or awaits it, not for every game the
+        # process ever touched.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         self._armed: set[int] = set()      # games with a deadline, as far as this process knows
         self._scheduler: asyncio.Task | None = None
         self._wake = asyncio.Event()
@@ -173,7 +178,10 @@ class Tables:
         return self.listeners.get(kind, self.quiet)
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks[game_id]
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     # starting ----------------------------------------------------------------------------------
     async def create(self, kind: str, players: list[int], options: dict[str, Any] | None = None,
@@ -412,7 +420,13 @@ class Tables:
         game = load(row.kind).from_json(row.state)
         events = [Event.from_json(e) for entry in item.entries for e in entry.events]
         played = Played(row, game, item.entries, events, item.cause, item.by, replayed=True)
-        log.info("game %s: publishing version %s again after a restart", row.id, row.version)
+        if item.attempts >= self.OUTBOX_WARN_AFTER:
+            log.warning("game %s: version %s is still not published after %s tries (is Discord "
+                        "failing?); it is kept and tried again, less often", row.id,
+                        row.version, item.attempts)
+        else:
+            log.info("game %s: publishing version %s again (try %s)", row.id, row.version,
+                     item.attempts)
         await self._publish(played)
         return True
 

@@ -18,7 +18,8 @@ LOUD = ("discord", "bot", "cogs")
 
 def make_settings(db: Path, **over) -> Settings:
     base = dict(token="fake-token", database_path=db, dev_guild_id=None, log_level="INFO",
-                turn_timer=3600, practice_delay=0)  # tests never wait for a bot to "think"
+                turn_timer=3600, practice_delay=0,  # tests never wait for a bot to "think"
+                clicks_per_second=0)  # and click at machine speed, not a person's
     base.update(over)
     return Settings(**base)
 

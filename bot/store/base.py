@@ -708,21 +708,22 @@ class Store(abc.ABC):
         await self._exec("DELETE FROM outbox WHERE game_id=? AND version<=?", (game_id, version))
 
     async def claim_outbox(self, now: float, lease: float = 60.0, limit: int = 50,
-                           attempts: int = 3) -> list[OutboxItem]:
-        """Publishing that nobody confirmed in time, each claimed by this caller alone. An
-        item tried `attempts` times is dropped (logged by the caller)."""
+                           backoff_cap: float = 1800.0) -> list[OutboxItem]:
+        """Publishing that nobody confirmed in time, each claimed by this caller alone. Nothing
+        is dropped for failing: each try waits twice as long as the last (`lease`, doubled,
+        up to `backoff_cap`), so an outage of any length ends with the board published; only
+        publishing it or a newer move of the game retires an item."""
         rows = await self._all("SELECT id, game_id, version, cause, by_user, entries, attempts"
                                " FROM outbox WHERE publish_after <= ? ORDER BY id LIMIT ?",
                                (now, limit))
         out = []
         for oid, gid, version, cause, by, entries, tried in rows:
-            if tried >= attempts:
-                await self._exec("DELETE FROM outbox WHERE id=?", (oid,))
-                continue
+            wait = min(lease * 2 ** min(tried, 16), backoff_cap)
             if await self._exec("UPDATE outbox SET publish_after=?, attempts=attempts+1"
-                                " WHERE id=? AND publish_after <= ?", (now + lease, oid, now)):
+                                " WHERE id=? AND publish_after <= ?", (now + wait, oid, now)):
                 out.append(OutboxItem(oid, gid, version, cause, by,
-                                      [Entry(a, m, ev) for a, m, ev in json.loads(entries)]))
+                                      [Entry(a, m, ev) for a, m, ev in json.loads(entries)],
+                                      tried + 1))
         return out
 
     async def drop_outbox(self, item_id: int) -> None:

@@ -101,6 +101,7 @@ class OutboxItem:
     cause: str
     by: int | None
     entries: list[Entry]
+    attempts: int = 1   # this try included
 
 
 _GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, players, options, seed, state, "
