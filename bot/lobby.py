@@ -124,8 +124,9 @@ class Lobby:
         opts = describe_options(ch["kind"], ch["options"])
         ends = f"<t:{int(ch['expires_at'])}:R>"
         if ch["invited"]:
+            bang = "" if (opts or title).endswith("!") else "!"  # "KAPLOOM!", not "KAPLOOM!!"
             return (f"🎲 <@{ch['invited'][0]}>, <@{ch['host_id']}> challenges you to "
-                    f"**{title}**{opts}! Accept or decline; this challenge expires {ends}.")
+                    f"**{title}**{opts}{bang} Accept or decline; this challenge expires {ends}.")
         joined = ", ".join(f"<@{u}>" for u in ch["joined"])
         count = (str(ch["min_players"]) if ch["min_players"] == ch["max_players"]
                  else f"{ch['min_players']}–{ch['max_players']}")

@@ -73,3 +73,12 @@ def test_the_end_names_the_winners_in_grammar_and_says_what_next():
         line = GameCog.status_line(cog, row, game)
         assert f"**{verb}**" in line
         assert "`/kaploom challenge`" in line and "What next?" in line
+
+
+def test_a_challenge_to_an_exclaimed_title_says_it_once():
+    from bot.lobby import Lobby
+    lobby = Lobby.__new__(Lobby)
+    ch = {"kind": "kaploom", "options": {}, "expires_at": 0, "invited": [2], "host_id": 1}
+    assert "**KAPLOOM!** Accept" in lobby.challenge_text(ch)
+    ch["kind"] = "deathbydice"
+    assert "**Death by Dice**! Accept" in lobby.challenge_text(ch)
