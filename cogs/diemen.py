@@ -184,8 +184,8 @@ class DieMenCog(GameCog, group_name="diemen",
         items = {f"h{i['key']}": i["token"] for i in game.view(seat)["report_items"] or []}
         rolled = [x[1:] for x in call.values if x[:1] == "v"]
         if len(rolled) != 1:
-            raise RuleError("Pick exactly one number rolled (1–6) — plus everything that "
-                            "fell, or “Off the floor”.")
+            raise RuleError("Pick exactly one number rolled from the list — plus everything "
+                            "that fell, or “Off the floor”.")
         fell = [items[x] for x in call.values if x in items]
         report = f"result {rolled[0]}" + (" off" if "off" in call.values else "") + (
             " hit=" + ",".join(fell) if fell else "")
