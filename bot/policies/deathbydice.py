@@ -134,7 +134,7 @@ def _reroll_change(size: int, value: int) -> float:
     return (size + 1) / 2.0 - value
 
 
-def attack_value(g: Any, fi: int, kind: str, dice: list[str], assist: str | None, bonus: int,
+def attack_value(g: Any, fi: int, type_: str, dice: list[str], assist: str | None, bonus: int,
                  target: int, ability: str, defense: tuple[str, str] | None) -> float:
     """Our expected gain minus the target's, for one attack against one defense."""
     f, tf = g.fighters[fi], g.fighters[target]
@@ -147,11 +147,11 @@ def attack_value(g: Any, fi: int, kind: str, dice: list[str], assist: str | None
         theirs += _reroll_change(tf["dice"][dd], tf["values"][dd])
     tots, p_win, g_win, g_lost = _roll_table(tuple(f["dice"][d] for d in dice),
                                              tuple(f["values"][d] for d in dice),
-                                             kind == "complex")
+                                             type_ == "complex")
     skull = g.special_ready(target, "thick-skull")
     hit = (_reroll_change(tf["dice"][ability], t) if skull else -(t + DIE))
     # the first total that wins: equal or greater for an Ability Attack, else greater
-    need = against - bonus if kind == "ability" else against - bonus + 1
+    need = against - bonus if type_ == "ability" else against - bonus + 1
     i = bisect_left(tots, need)
     mine = g_win[i] + g_lost[i]
     theirs += p_win[i] * hit
@@ -168,18 +168,18 @@ def _defenses(g: Any, target: int, ability: str) -> list[tuple[str, str] | None]
     return out
 
 
-def attack_against_best_defense(g: Any, fi: int, kind: str, dice: list[str],
+def attack_against_best_defense(g: Any, fi: int, type_: str, dice: list[str],
                                 assist: str | None, bonus: int, target: int, ability: str,
                                 misdirect: bool = True) -> float:
     """The attack's value when the defender answers as well as it can (Misdirection too)."""
-    vals = [attack_value(g, fi, kind, dice, assist, bonus, target, ability, d)
+    vals = [attack_value(g, fi, type_, dice, assist, bonus, target, ability, d)
             for d in _defenses(g, target, ability)]
     tf = g.fighters[target]
     if misdirect and g.special_ready(target, "misdirection"):
         size = tf["dice"][ability]
         for d in B.standing(tf):
             if d != ability and tf["dice"][d] == size:
-                vals.append(attack_against_best_defense(g, fi, kind, dice, assist, bonus,
+                vals.append(attack_against_best_defense(g, fi, type_, dice, assist, bonus,
                                                         target, d, misdirect=False))
     return min(vals)
 
@@ -190,13 +190,13 @@ def attack_values(g: Any, fi: int) -> dict[str, float]:
     armed = g.armed
     bonus_boosted = CHEAP_SHOT_BOOST if armed == "cheap-shot" else BOOST
     out = {}
-    for kind, dice, targets in g.attack_table(fi, armed):
-        head = f"attack {kind} {'+'.join(dice)} -> "
-        assist = dice[1] if kind == "boosted" else None
-        attacking = [dice[0]] if kind == "boosted" else list(dice)
-        bonus = bonus_boosted if kind == "boosted" else 0
+    for type_, dice, targets in g.attack_table(fi, armed):
+        head = f"attack {type_} {'+'.join(dice)} -> "
+        assist = dice[1] if type_ == "boosted" else None
+        attacking = [dice[0]] if type_ == "boosted" else list(dice)
+        bonus = bonus_boosted if type_ == "boosted" else 0
         for target, ability, label in targets:
-            out[head + label] = attack_against_best_defense(g, fi, kind, attacking, assist,
+            out[head + label] = attack_against_best_defense(g, fi, type_, attacking, assist,
                                                             bonus, target, ability)
     return out
 

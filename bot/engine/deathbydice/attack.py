@@ -57,8 +57,8 @@ class AttackSequence:
         """Every attack `fi` may declare, in notation (`N.fmt_attack`'s canonical text, built
         here by hand: a six-player turn has hundreds, and this is the engine's hot loop)."""
         out: list[str] = []
-        for kind, dice, targets in self.attack_table(fi, armed):
-            head = f"attack {kind} {'+'.join(dice)} -> "
+        for type_, dice, targets in self.attack_table(fi, armed):
+            head = f"attack {type_} {'+'.join(dice)} -> "
             out += [head + t[2] for t in targets]
         return out
 
@@ -97,10 +97,10 @@ class AttackSequence:
             raise self.not_now(actor, "An attack")
         fi = self.active
         f = self.fighters[fi]
-        kind, dice = p["type"], p["dice"]
-        if self.armed == "rampage" and kind != "ability":
+        type_, dice = p["type"], p["dice"]
+        if self.armed == "rampage" and type_ != "ability":
             raise self.refuse(actor, "Rampage's extra attack must be an Ability Attack.")
-        if self.armed == "cheap-shot" and kind != "boosted":
+        if self.armed == "cheap-shot" and type_ != "boosted":
             raise self.refuse(actor, "Cheap Shot is declared: make a Boosted Ability Attack.")
         if len(set(dice)) != len(dice):
             raise self.refuse(actor, "The same die cannot be used twice in one attack.")
@@ -109,10 +109,10 @@ class AttackSequence:
                 raise self.refuse(actor, f"{f['character']} has no {N.ability_name(d)} die.")
             if not B.is_standing(f, d):
                 raise self.refuse(actor, f"Your {d} die has been discarded.")
-        if kind == "ability" and len(dice) != 1:
+        if type_ == "ability" and len(dice) != 1:
             raise self.refuse(actor, "An Ability Attack rolls one die: `attack ability STR "
                               "-> @2:STR`.")
-        if kind == "boosted":
+        if type_ == "boosted":
             if len(dice) != 2:
                 raise self.refuse(actor, "A Boosted Ability Attack names the attacking die and "
                                   "the adjacent assisting die: `attack boosted AGI+STR -> "
@@ -120,7 +120,7 @@ class AttackSequence:
             if dice[1] not in B.neighbours(f, dice[0]):
                 raise self.refuse(actor, f"{dice[1]} is not next to {dice[0]} on the board, so "
                                   "it cannot assist.")
-        if kind == "complex":
+        if type_ == "complex":
             if len(dice) < 2:
                 raise self.refuse(actor, "A Complex Attack rolls 2 or more Linked dice.")
             colours = {f["colours"][d] for d in dice}
@@ -134,22 +134,22 @@ class AttackSequence:
         ability = p["ability"]
         if not B.is_standing(tf, ability):
             raise self.refuse(actor, f"{self.label(target)} has no {ability} die in play.")
-        if kind == "ability" and ability != dice[0]:
+        if type_ == "ability" and ability != dice[0]:
             raise self.refuse(actor, f"An Ability Attack targets the same ability: "
                               f"`-> {tf['id']}:{dice[0]}`.")
         # Every condition of `attack_moves` is checked above, so the move is legal without
         # building the whole list (hundreds of moves at a six-player table).
-        return self.declare(fi, kind, dice, target, ability)
+        return self.declare(fi, type_, dice, target, ability)
 
-    def declare(self, fi: int, kind: str, dice: list[str], target: int,
+    def declare(self, fi: int, type_: str, dice: list[str], target: int,
                 ability: str) -> list[Event]:
         f = self.fighters[fi]
-        cheap = kind == "boosted" and self.armed == "cheap-shot"
-        bonus = (CHEAP_SHOT_BOOST if cheap else BOOST) if kind == "boosted" else 0
-        attacking = [dice[0]] if kind == "boosted" else N.ring_sorted(dice)
+        cheap = type_ == "boosted" and self.armed == "cheap-shot"
+        bonus = (CHEAP_SHOT_BOOST if cheap else BOOST) if type_ == "boosted" else 0
+        attacking = [dice[0]] if type_ == "boosted" else N.ring_sorted(dice)
         self.attack = {
-            "attacker": fi, "type": kind, "dice": attacking,
-            "assist": dice[1] if kind == "boosted" else None, "bonus": bonus,
+            "attacker": fi, "type": type_, "dice": attacking,
+            "assist": dice[1] if type_ == "boosted" else None, "bonus": bonus,
             "cheap_shot": cheap, "rampage": self.armed == "rampage",
             "target": target, "ability": ability, "misdirected_from": None,
             "defense": None, "rolls": None, "loaded": None, "loaded_offered": False,
@@ -161,13 +161,13 @@ class AttackSequence:
         names = {"ability": "an Ability Attack", "boosted": "a Boosted Ability Attack",
                  "complex": "a Complex Attack"}
         how = " + ".join(f"{d} (d{f['dice'][d]})" for d in attacking)
-        if kind == "boosted":
+        if type_ == "boosted":
             how += f", +{bonus} from {dice[1]}" + (" (Cheap Shot)" if cheap else "")
         tf = self.fighters[target]
         events = [Event(
-            f"{self.label(fi)} declares {names[kind]}: {how} against {ability} of "
+            f"{self.label(fi)} declares {names[type_]}: {how} against {ability} of "
             f"{self.label(target)} (standing {tf['values'][ability]}).", "attack",
-            data={"attacker": f["id"], "type": kind, "dice": attacking,
+            data={"attacker": f["id"], "type": type_, "dice": attacking,
                   "assist": self.attack["assist"], "bonus": bonus,
                   "target": N.die_name(tf["id"], ability)})]
         return events + self.to_defense()
@@ -190,24 +190,24 @@ class AttackSequence:
             raise self.not_now(actor, "A defense")
         a = self.attack
         tf = self.fighters[a["target"]]
-        kind, d = p["type"], p["die"]
-        if kind == "boosted" and d not in B.neighbours(tf, a["ability"]):
+        type_, d = p["type"], p["die"]
+        if type_ == "boosted" and d not in B.neighbours(tf, a["ability"]):
             raise self.refuse(actor, f"Boosted Defense needs a die next to {a['ability']} "
                               f"on your board; {d} is not one.")
-        if kind == "linked" and d not in B.linked(tf, a["ability"]):
+        if type_ == "linked" and d not in B.linked(tf, a["ability"]):
             raise self.refuse(actor, f"Linked Defense needs a die of the same colour as "
                               f"{a['ability']} (not white) still in play; {d} is not one.")
-        if kind == "none":
+        if type_ == "none":
             self.stage = "attack_roll"
             return [Event(f"{self.label(a['target'])} does not defend.", "defense",
                           data={"type": "none"})]
-        bonus = BOOST if kind == "boosted" else tf["values"][d]
-        a["defense"] = {"type": kind, "die": d, "bonus": bonus}
+        bonus = BOOST if type_ == "boosted" else tf["values"][d]
+        a["defense"] = {"type": type_, "die": d, "bonus": bonus}
         self.stage = "attack_roll"
-        what = "Boosted Defense" if kind == "boosted" else "Linked Defense"
+        what = "Boosted Defense" if type_ == "boosted" else "Linked Defense"
         return [Event(f"{self.label(a['target'])} declares {what} with {d}: +{bonus} "
                       f"(defending at {tf['values'][a['ability']] + bonus}).", "defense",
-                      data={"type": kind, "die": d, "bonus": bonus})]
+                      data={"type": type_, "die": d, "bonus": bonus})]
 
     def _move_pass(self, actor: int, p: dict[str, Any]) -> list[Event]:
         if self.stage == "loaded":

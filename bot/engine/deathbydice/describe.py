@@ -61,32 +61,32 @@ def boost_now(g: "DeathByDice") -> int:
     return CHEAP_SHOT_BOOST if g.armed == "cheap-shot" else BOOST
 
 
-def needed_roll(kind: str, bonus: int, against: int) -> int:
+def needed_roll(type_: str, bonus: int, against: int) -> int:
     """The roll (dice only) that wins: Ability Attacks win on equal, the others need more."""
-    return against - bonus if kind == "ability" else against - bonus + 1
+    return against - bonus if type_ == "ability" else against - bonus + 1
 
 
-def group_key(kind: str, dice: list[str]) -> str:
-    return f"{kind} {'+'.join(dice)}"
+def group_key(type_: str, dice: list[str]) -> str:
+    return f"{type_} {'+'.join(dice)}"
 
 
-def group_label(g: "DeathByDice", fi: int, kind: str, dice: list[str]) -> str:
+def group_label(g: "DeathByDice", fi: int, type_: str, dice: list[str]) -> str:
     """The attacking half of an attack: "Boosted · STR d8 +2 from AGI"."""
     f = g.fighters[fi]
-    if kind == "ability":
+    if type_ == "ability":
         return f"Ability · {dice[0]} d{f['dice'][dice[0]]}"
-    if kind == "boosted":
+    if type_ == "boosted":
         return f"Boosted · {dice[0]} d{f['dice'][dice[0]]} +{boost_now(g)} from {dice[1]}"
     sizes = "+".join(f"d{f['dice'][d]}" for d in dice)
     return f"Complex · {'+'.join(dice)} ({sizes})"
 
 
-def group_effect(g: "DeathByDice", fi: int, kind: str, dice: list[str]) -> str:
+def group_effect(g: "DeathByDice", fi: int, type_: str, dice: list[str]) -> str:
     f = g.fighters[fi]
-    if kind == "ability":
+    if type_ == "ability":
         return (f"Roll your {dice[0]} d{f['dice'][dice[0]]} against the same ability of an "
                 "opponent: equal or more wins.")
-    if kind == "boosted":
+    if type_ == "boosted":
         return (f"Roll your {dice[0]} d{f['dice'][dice[0]]} and add {boost_now(g)} because "
                 f"{dice[1]} sits next to it (it is re-rolled afterwards): more than the target "
                 "wins; any opponent's die may be the target.")
@@ -111,23 +111,23 @@ def attack_parts(g: "DeathByDice", p: dict[str, Any]) -> tuple[int, int, list[st
 
 def describe_attack(g: "DeathByDice", p: dict[str, Any]) -> MoveText:
     fi, target, dice = attack_parts(g, p)
-    kind, ability = p["type"], p["ability"]
+    type_, ability = p["type"], p["ability"]
     f = g.fighters[fi]
     tv = g.fighters[target]["values"][ability]
-    bonus = boost_now(g) if kind == "boosted" else 0
-    sizes = tuple(f["dice"][d] for d in (dice[:1] if kind == "boosted" else dice))
-    need = needed_roll(kind, bonus, tv)
+    bonus = boost_now(g) if type_ == "boosted" else 0
+    sizes = tuple(f["dice"][d] for d in (dice[:1] if type_ == "boosted" else dice))
+    need = needed_roll(type_, bonus, tv)
     odds = chance_at_least(sizes, need)
-    label = clip(f"{group_label(g, fi, kind, dice)} → {target_text(g, target, ability)}")
+    label = clip(f"{group_label(g, fi, type_, dice)} → {target_text(g, target, ability)}")
     roll = " + ".join(f"d{s}" for s in sizes) + (f" + {bonus}" if bonus else "")
-    rule = "equal or more" if kind == "ability" else "more"
+    rule = "equal or more" if type_ == "ability" else "more"
     if odds <= 0:
         chance = f"the dice cannot reach {need}"
     else:
         chance = f"it wins on a roll of {max(need, 1)}+: {percent(odds)} before any defense"
-    effect = (f"{ATTACK_NAMES[kind]}: roll {roll} against {ability} {tv} of "
+    effect = (f"{ATTACK_NAMES[type_]}: roll {roll} against {ability} {tv} of "
               f"{g.label(target)} ({rule} wins); {chance}. A win discards their {ability}.")
-    if kind == "complex":
+    if type_ == "complex":
         effect += " A loss, or doubles, discard dice of yours."
     return MoveText(label, effect)
 
@@ -147,8 +147,8 @@ def describe_defend(g: "DeathByDice", p: dict[str, Any]) -> MoveText:
     else:
         bonus = tf["values"][d]
         why = f"{d} has {ability}'s colour (Linked), so it adds its value {bonus}"
-    kind = "Boosted" if p["type"] == "boosted" else "Linked"
-    return MoveText(f"{kind} Defense: +{bonus} from {d} → {stands + bonus}",
+    type_ = "Boosted" if p["type"] == "boosted" else "Linked"
+    return MoveText(f"{type_} Defense: +{bonus} from {d} → {stands + bonus}",
                     f"{why}: you defend at {stands + bonus}. {d} is re-rolled after the "
                     "attack.")
 
@@ -198,8 +198,8 @@ def attack_total(g: "DeathByDice") -> tuple[int, int]:
     return sum(a["rolls"].values()) + a["bonus"], against
 
 
-def attack_wins(kind: str, total: int, against: int) -> bool:
-    return total >= against if kind == "ability" else total > against
+def attack_wins(type_: str, total: int, against: int) -> bool:
+    return total >= against if type_ == "ability" else total > against
 
 
 def describe_pass(g: "DeathByDice") -> MoveText:
@@ -276,13 +276,13 @@ def attack_groups(g: "DeathByDice") -> list[dict[str, Any]]:
     fi = g.active
     labels = {o: g.label(o) for o in g.opponents(fi)}
     groups = []
-    for kind, dice, targets in g.attack_table(fi, g.armed):
-        head = f"attack {kind} {'+'.join(dice)} -> "
+    for type_, dice, targets in g.attack_table(fi, g.armed):
+        head = f"attack {type_} {'+'.join(dice)} -> "
         moves = [head + ref for _, _, ref in targets]
         groups.append({
-            "key": group_key(kind, list(dice)), "type": kind, "dice": "+".join(dice),
-            "label": group_label(g, fi, kind, list(dice)),
-            "effect": group_effect(g, fi, kind, list(dice)), "moves": moves,
+            "key": group_key(type_, list(dice)), "type": type_, "dice": "+".join(dice),
+            "label": group_label(g, fi, type_, list(dice)),
+            "effect": group_effect(g, fi, type_, list(dice)), "moves": moves,
             "targets": [{"move": m, "target": ref,
                          "label": clip(f"{ability} {g.fighters[o]['values'][ability]} of "
                                        f"{labels[o]}")}

@@ -95,9 +95,9 @@ def _setup_group(g: "DeathByDice", seat: int, legal: list[str]) -> list[MenuGrou
 def _declare_groups(g: "DeathByDice", seat: int) -> list[MenuGroup]:
     fi = g.active
     attacks: list[MenuItem] = []
-    for kind, dice, targets in g.attack_table(fi, g.armed):
-        step = group_label(g, fi, kind, list(dice))
-        head = f"attack {kind} {'+'.join(dice)} -> "
+    for type_, dice, targets in g.attack_table(fi, g.armed):
+        step = group_label(g, fi, type_, list(dice))
+        head = f"attack {type_} {'+'.join(dice)} -> "
         attacks += _items(g, seat, [head + t[2] for t in targets], lambda m, s=step: s)
     title = {"rampage": "Rampage: your extra Ability Attack",
              "cheap-shot": f"Cheap Shot: your Boosted Ability Attack (+{CHEAP_SHOT_BOOST})"

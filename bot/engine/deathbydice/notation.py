@@ -118,21 +118,21 @@ def parse(move: str, players: int) -> dict[str, Any]:
         args = [t for t in args if t != "->"]
         if len(args) != 3 or args[0].lower() not in ATTACK_TYPES:
             raise InvalidMoveError(ATTACK_FORM)
-        kind = args[0].lower()
+        type_ = args[0].lower()
         dice = dice_list(args[1], ATTACK_FORM)
         ref, ability = parse_target(args[2], players)
-        return {"verb": "attack", "type": kind, "dice": dice, "ref": ref, "ability": ability}
+        return {"verb": "attack", "type": type_, "dice": dice, "ref": ref, "ability": ability}
     if verb == "defend":
         if not args or args[0].lower() not in DEFENSES:
             raise InvalidMoveError(DEFEND_FORM)
-        kind = args[0].lower()
-        if kind == "none":
+        type_ = args[0].lower()
+        if type_ == "none":
             if len(args) != 1:
                 raise InvalidMoveError(DEFEND_FORM)
             return {"verb": "defend", "type": "none", "die": None}
         if len(args) != 2:
             raise InvalidMoveError(DEFEND_FORM)
-        return {"verb": "defend", "type": kind, "die": ability_or_error(args[1], DEFEND_FORM)}
+        return {"verb": "defend", "type": type_, "die": ability_or_error(args[1], DEFEND_FORM)}
     if verb == "discard":
         if len(args) != 1:
             raise InvalidMoveError(DISCARD_FORM)
@@ -165,14 +165,14 @@ def fmt_setup(prefix: str | None, values: dict[str, int]) -> str:
     return f"setup {prefix} {body}" if prefix else f"setup {body}"
 
 
-def fmt_attack(kind: str, dice: list[str], target_id: str, ability: str) -> str:
-    if kind == "complex":
+def fmt_attack(type_: str, dice: list[str], target_id: str, ability: str) -> str:
+    if type_ == "complex":
         dice = ring_sorted(dice)
-    return f"attack {kind} {'+'.join(dice)} -> {target_id}:{ability}"
+    return f"attack {type_} {'+'.join(dice)} -> {target_id}:{ability}"
 
 
-def fmt_defend(kind: str, die: str | None = None) -> str:
-    return "defend none" if kind == "none" else f"defend {kind} {die}"
+def fmt_defend(type_: str, die: str | None = None) -> str:
+    return "defend none" if type_ == "none" else f"defend {type_} {die}"
 
 
 def fmt_discard(dice: list[str]) -> str:

@@ -953,7 +953,7 @@ class TradeShowdown(Game):
             return groups
         for m in moves:
             kind = m.partition(" ")[0]  # our own canonical spelling: the verb comes first
-            if kind == "special" and m.startswith("special snapping-pencil"):
+            if m.startswith("special snapping-pencil"):
                 kind = "pencil"
             groups.setdefault(kind, []).append(m)
         if "combo" in groups:
