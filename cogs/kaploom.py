@@ -58,7 +58,6 @@ class KaploomCog(GameCog, group_name="kaploom",
     KIND = KIND
     MOVE_EXAMPLE = "assign POW d2 d4"
 
-    # ---- pictures: a panel's picture is re-sent only when what it shows changed ---------------
     def panel_phase(self, game: Game) -> str:
         return "{stage}:{round}".format(**game.view(None))
 
@@ -71,8 +70,9 @@ class KaploomCog(GameCog, group_name="kaploom",
                             .encode()).hexdigest()[:16]
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        return await self.draw(seat_picture if seat is not None else public_picture,
-                               game.picture_view(seat))
+        view = game.picture_view(seat)  # a Power Up panel: its text and the thread's board
+        return None if seat is not None and view["stage"] != "assign" else await self.draw(
+            seat_picture if seat is not None else public_picture, view)
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         return [f"🎲 **KAPLOOM!** — game #{row.id}: {game.versus(game.names, game.options)}",
