@@ -61,6 +61,9 @@ class Replay:
     entries: int                       # entries replayed in all
     outcome: dict[str, Any] | None     # the result at the end (None: still running)
     views: list[dict[str, Any]] = field(default_factory=list)  # the view after each step
+    # The public view after each step (the board everyone saw then); `views` itself when the
+    # replay is the public's.
+    boards: list[dict[str, Any]] = field(default_factory=list)
     end_words: str = ""                # "Alice wins — Bob has no dice left."
 
     def turn_starts(self) -> list[int]:
@@ -151,6 +154,7 @@ def walk(record: Record, seat: int | None = None, *, keep_views: bool = True,
     turn, label = _turn(public, by_rounds)
     steps = [Step(0, 0, (), False, turn, label)]
     views = [view] if keep_views else []
+    boards = [public] if keep_views and seat is not None else views
     words: list[str] = []
     movers: list[int] = []
     reveal = False
@@ -195,11 +199,14 @@ def walk(record: Record, seat: int | None = None, *, keep_views: bool = True,
         if text == seen:
             continue
         seen = text
-        turn, label = _turn(game.view(None) if seat is not None else view, by_rounds)
+        public = game.view(None) if seat is not None else view
+        turn, label = _turn(public, by_rounds)
         steps.append(Step(len(steps), i + 1, tuple(words), reveal, turn, label,
                           tuple(movers)))
         if keep_views:
             views.append(view)
+            if seat is not None:
+                boards.append(public)
         words, movers, reveal = [], [], False
     if words and len(steps) > 1:  # said after the last change (rare): keep it with that step
         last = steps[-1]
@@ -207,7 +214,7 @@ def walk(record: Record, seat: int | None = None, *, keep_views: bool = True,
                          last.turn, last.turn_label, last.movers)
     return Replay(record.kind, load(record.kind).TITLE or record.kind, list(game.names),
                   dict(game.options), seat, steps, len(entries), game.result, views,
-                  end_words(game))
+                  boards, end_words(game))
 
 
 def view_at(record: Record, at: int, seat: int | None = None) -> dict[str, Any]:

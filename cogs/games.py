@@ -374,3 +374,6 @@ async def setup(bot: commands.Bot) -> None:
     # /help comes with the lobby until bot/app.py lists "cogs.help" among its extensions.
     if "cogs.help" not in bot.extensions:
         await bot.load_extension("cogs.help")
+    # /games replay and "What happened?" (issue #26) live in their own cog, under this group.
+    if "cogs.replay" not in bot.extensions:
+        await bot.load_extension("cogs.replay")

@@ -430,13 +430,20 @@ def gif_of(replay: Any, draw_public: Any, filename: str,
 
 
 def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
-               filename: str | None = None) -> GifPicture:
+               filename: str | None = None, published: bool = False) -> GifPicture:
     """The animated replay of a record (docs/records.md JSON) from the public view: run in a
-    render worker (`render_async(replay_gif, record.to_json(), max_bytes=...)`)."""
-    from bot.engine.records import Record
+    render worker (`render_async(replay_gif, record.to_json(), max_bytes=...)`). `published`:
+    a finished game's stored record, replayed as its export reads (`public_record`: a plan
+    taken back or a face nobody saw left out), so the replay shows exactly what the table saw."""
+    from bot.engine.records import Record, public_record
     from bot.render_cli import renderers
     from bot.replay import walk
     record = Record.from_json(record_json)
+    if published:
+        try:
+            record = public_record(record)
+        except ValueError:  # ended inside a secret step in a way its public part cannot show
+            pass            # the public view of the record as played shows the same boards
     replay = walk(record, None)
     draw_public, _ = renderers(record.kind)
     return gif_of(replay, draw_public, filename or f"replay-{record.kind}.gif", max_bytes)
