@@ -7,6 +7,8 @@ Keys:
   queries, the thread's game, the move's row read, the scheduler's queue), with
   `store.query_ms.<name>` for each;
 - `boot.seconds_with_10k_open`: open the store and resume the tables (median of 3);
+- `store.leaderboard_ms_at_100k`, `store.profile_ms_at_100k`: every store call of /games
+  leaderboard and /games profile, with 100k rated finished games and 10k rated players;
 - `store.<backend>.commits_per_s` and `store.<backend>.move_ms_p50/p99` for SQLite and
   PostgreSQL (TEST_DATABASE_URL, a fresh schema; None when no server answers).
 """
@@ -121,6 +123,68 @@ def _fill(path: Path, templates, open_games: int = OPEN,
                                          "open": OPEN // 2}
 
 
+RATED_PLAYERS = 10_000
+
+
+def _fill_ratings(path: Path, templates) -> None:
+    """Ratings as 100k rated finished games leave them: every finished game's two to four
+    players (of RATED_PLAYERS) with a history line per scope (its server, global), and each
+    player's row per scope and ladder, numbers drawn as the model spreads them."""
+    from bot.ratings import shown
+    rng = random.Random(5)
+    conn = sqlite3.connect(path, isolation_level=None)
+    rows: dict[tuple[int, str, int], list] = {}
+    history = []
+    now = time.time()
+    for i in range(FINISHED):
+        kind, n, _, _, _ = templates[i % len(templates)]
+        gid = OPEN + i + 1
+        guild = gid % GUILDS + 1
+        t = now - (FINISHED - i) * 60
+        for place, uid in enumerate(rng.sample(range(1, RATED_PLAYERS + 1), n), 1):
+            for scope in (guild, 0):
+                r = rows.setdefault((scope, kind, uid), [25.0, 25 / 3, 0, 0])
+                r[0] += rng.uniform(-1.5, 1.6)
+                r[1] = max(1.2, r[1] * 0.93)
+                r[2] += 1
+                r[3] += place == 1
+                history.append((gid, scope, kind, uid, "win" if place == 1 else "loss", place,
+                                shown(25.0, 25 / 3), r[0], r[1], shown(r[0], r[1]), t))
+    conn.execute("BEGIN")
+    conn.executemany(
+        "INSERT INTO ratings (scope, ladder, user_id, mu, sigma, shown, games, wins, losses,"
+        " updated_at, ranked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(s, k, u, mu, sg, shown(mu, sg), g, w, g - w, now, int(g >= 5))
+         for (s, k, u), (mu, sg, g, w) in rows.items()])
+    conn.executemany("INSERT INTO rating_history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     history)
+    conn.execute("COMMIT")
+    conn.execute("ANALYZE")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+async def _rating_queries(path: Path) -> dict[str, float]:
+    """What /games leaderboard and /games profile ask the store (bot/profile.py), in full."""
+    from bot.profile import leaderboard_message, profile_data
+    store = await Store.open(path)
+    rng = random.Random(6)
+    kinds = sorted(KINDS)
+    try:
+        async def board(i: int) -> None:
+            scope = 0 if i % 2 else rng.randint(1, GUILDS)
+            await leaderboard_message(store, scope or None, kinds[i % len(kinds)],
+                                      "global" if not scope else "server", rng.randint(0, 50),
+                                      rng.randint(1, RATED_PLAYERS))
+
+        async def profile(i: int) -> None:
+            await profile_data(store, rng.randint(1, RATED_PLAYERS),
+                               0 if i % 2 else rng.randint(1, GUILDS))
+        return {"leaderboard": await _time(board), "profile": await _time(profile)}
+    finally:
+        await store.close()
+
+
 async def _time(fn, rounds: int = 50) -> float:
     await fn(0)
     times = []
@@ -183,6 +247,8 @@ async def scale() -> dict[str, Any]:
         per_game, ids = _fill(path, templates)
         times = await _queries(path, ids)
         boot = await _boot(path)
+        _fill_ratings(path, templates)
+        rated = await _rating_queries(path)
     out: dict[str, Any] = {"store.bytes_per_finished_game": round(per_game),
                            # stats_all_rows: every player of a server, what /games stats asks
                            # for until it passes top= (kept apart: not a per-request query then)
@@ -190,6 +256,10 @@ async def scale() -> dict[str, Any]:
                                v for k, v in times.items() if k != "stats_all_rows"),
                            "boot.seconds_with_10k_open": boot}
     out.update({f"store.query_ms.{k}": v for k, v in times.items()})
+    # /games leaderboard and /games profile, every store call each makes (issue #25: <= 5 ms
+    # at 100k rated finished games and 10k rated players).
+    out["store.leaderboard_ms_at_100k"] = rated["leaderboard"]
+    out["store.profile_ms_at_100k"] = rated["profile"]
     return out
 
 

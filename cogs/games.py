@@ -22,6 +22,7 @@ from bot.practice import PRACTICE_KEY
 from bot.store import GameRow
 from bot.tables import GameClosed
 from bot.ui import RulesPageButton, reply, view_of
+from bot import profile as ratings_ui
 
 GAME_CHOICES = [app_commands.Choice(name=k, value=k) for k in KINDS]
 
@@ -369,7 +370,39 @@ class Games(commands.GroupCog, group_name="games",
         await reply_long(interaction, "\n".join(lines).strip())
 
 
+    # ---- ratings (bot/profile.py, docs/ratings.md) ----------------------------------------------
+    @app_commands.command(name="leaderboard", description="A game's rating leaderboard: the top "
+                                                          "ten and your place")
+    @app_commands.describe(game="Which game", scope="This server (default) or all servers")
+    @app_commands.choices(game=ratings_ui.ladder_choices(), scope=[
+        app_commands.Choice(name="this server", value="server"),
+        app_commands.Choice(name="all servers", value="global")])
+    async def leaderboard(self, interaction: discord.Interaction, game: str,
+                          scope: str | None = None) -> None:
+        await ratings_ui.show_leaderboard(interaction, game, scope)
+
+    @app_commands.command(name="profile", description="A player's ratings, results and form, "
+                                                      "game by game")
+    @app_commands.describe(member="Whose profile (default: yours)",
+                           scope="This server (default) or all servers")
+    @app_commands.choices(scope=[app_commands.Choice(name="this server", value="server"),
+                                 app_commands.Choice(name="all servers", value="global")])
+    async def profile(self, interaction: discord.Interaction,
+                      member: discord.User | None = None, scope: str | None = None) -> None:
+        await ratings_ui.show_profile(interaction, member, scope)
+
+    @app_commands.command(name="rating", description="Switch rating on or off for a game in "
+                                                     "this server (Manage Server)")
+    @app_commands.describe(game="Which game", rated="Rate its games from now on?")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def rating(self, interaction: discord.Interaction, game: str, rated: bool) -> None:
+        await ratings_ui.set_rating(interaction, game, rated)
+
+
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*ratings_ui.DYNAMIC_ITEMS)
     await bot.add_cog(Games(bot))
     # /help comes with the lobby until bot/app.py lists "cogs.help" among its extensions.
     if "cogs.help" not in bot.extensions:

@@ -326,16 +326,17 @@ class Store(abc.ABC):
         if not ratings:
             return
         cols = ("scope, ladder, user_id, mu, sigma, shown, games, wins, losses, draws, streak,"
-                " best_streak, best_win, best_win_over, peak, updated_at")
+                " best_streak, best_win, best_win_over, peak, updated_at, ranked")
         sets = ", ".join(f"{c.strip()}=excluded.{c.strip()}" for c in cols.split(",")[3:])
         for chunk in _chunks(ratings, 50):
             await self._exec(
                 f"INSERT INTO ratings ({cols}) VALUES "
-                + ", ".join("(" + ", ".join("?" * 16) + ")" for _ in chunk)
+                + ", ".join("(" + ", ".join("?" * 17) + ")" for _ in chunk)
                 + f" ON CONFLICT (scope, ladder, user_id) DO UPDATE SET {sets}",
                 tuple(v for r in chunk for v in (
                     scope, ladder, r.user_id, r.mu, r.sigma, r.shown, r.games, r.wins, r.losses,
-                    r.draws, r.streak, r.best_streak, r.best_win, r.best_win_over, r.peak, now)))
+                    r.draws, r.streak, r.best_streak, r.best_win, r.best_win_over, r.peak, now,
+                    int(not r.provisional))))
 
     async def _write_history(self, scope: int, ladder: str, history: list[tuple],
                              now: float) -> None:
@@ -357,10 +358,10 @@ class Store(abc.ABC):
     async def leaderboard(self, scope: int, ladder: str, offset: int = 0,
                           limit: int = 10) -> list[tuple[int, int, int, int]]:
         """(user, shown, games, wins) of the ranked players (5 rated games or more), best
-        first, read from the ratings_board index."""
+        first, read from the ratings_ranking index."""
         return [tuple(r) for r in await self._all(
             "SELECT user_id, shown, games, wins FROM ratings WHERE scope=? AND ladder=? AND"
-            " games >= 5 ORDER BY shown DESC, user_id LIMIT ? OFFSET ?",
+            " ranked=1 ORDER BY shown DESC, user_id LIMIT ? OFFSET ?",
             (scope, ladder, limit, offset))]
 
     async def leaderboard_place(self, scope: int, ladder: str, user_id: int
@@ -368,16 +369,22 @@ class Store(abc.ABC):
         """(the player's place, counted from 1, or None when not ranked; how many are
         ranked), each counted in the index."""
         row = await self._one(
-            "SELECT shown, games FROM ratings WHERE scope=? AND ladder=? AND user_id=?",
+            "SELECT shown, ranked, (SELECT COUNT(*) FROM ratings WHERE scope=?1 AND ladder=?2"
+            " AND ranked=1) FROM ratings WHERE scope=?1 AND ladder=?2 AND user_id=?3",
             (scope, ladder, user_id))
-        (total,) = await self._one("SELECT COUNT(*) FROM ratings WHERE scope=? AND ladder=?"
-                                   " AND games >= 5", (scope, ladder))
-        if row is None or row[1] < 5:
+        if row is None:
+            (total,) = await self._one("SELECT COUNT(*) FROM ratings WHERE scope=? AND"
+                                       " ladder=? AND ranked=1", (scope, ladder))
             return None, total
+        shown_, ranked, total = row
+        if not ranked:
+            return None, total
+        # Those above: a range of the index (a higher number, or the same and a lower id).
         (ahead,) = await self._one(
-            "SELECT COUNT(*) FROM ratings WHERE scope=? AND ladder=? AND games >= 5 AND"
-            " (shown > ? OR (shown = ? AND user_id < ?))",
-            (scope, ladder, row[0], row[0], user_id))
+            "SELECT (SELECT COUNT(*) FROM ratings WHERE scope=?1 AND ladder=?2 AND ranked=1"
+            " AND shown > ?3) + (SELECT COUNT(*) FROM ratings WHERE scope=?1 AND ladder=?2"
+            " AND ranked=1 AND shown = ?3 AND user_id < ?4)",
+            (scope, ladder, shown_, user_id))
         return ahead + 1, total
 
     async def ratings_of(self, user_id: int, scope: int) -> dict[str, Any]:
@@ -389,11 +396,12 @@ class Store(abc.ABC):
         return {r[0]: PlayerRating(*r[1:]) for r in rows}
 
     async def rating_history(self, user_id: int, scope: int, ladder: str,
-                             limit: int = 200) -> list[tuple[int, float, int, str, str]]:
+                             limit: int = 200) -> list[tuple[int, float, int, str, str, int]]:
         """The player's last `limit` rated games on a ladder, oldest first: (game, finished
-        at, shown after, result, the game's options as JSON)."""
+        at, shown after, result, the game's options as JSON, shown before)."""
         rows = await self._all(
-            "SELECT h.game_id, h.finished_at, h.shown, h.result, g.options FROM rating_history h"
+            "SELECT h.game_id, h.finished_at, h.shown, h.result, g.options, h.shown_before"
+            " FROM rating_history h"
             " JOIN games g ON g.id = h.game_id WHERE h.user_id=? AND h.scope=? AND h.ladder=?"
             " ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
             (user_id, scope, ladder, limit))
