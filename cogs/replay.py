@@ -33,7 +33,7 @@ from discord.ext import commands
 import rendering
 from bot.engine import load
 from bot.engine.core import CHANCE, RuleError, join_names
-from bot.engine.records import Record, ReplayError, public_record
+from bot.engine.records import Record, ReplayError
 from bot.render_cli import renderers
 from bot.replay import Replay, last_move_index, record_of, since, summary_line, walk
 from bot.store import GameRow
@@ -169,27 +169,26 @@ class Replays(commands.Cog):
         return record_of(row.kind, row.options, list(names),
                          await self.bot.store.entries(row.id))
 
-    @staticmethod
-    def _published(record: Record) -> Record:
-        """A finished game's record as its export reads (what the table saw)."""
-        try:
-            return public_record(record)
-        except (ValueError, ReplayError):
-            return record
+    def cached(self, row: GameRow, seat: int | None) -> bool:
+        """Are this game's steps for `seat` at hand (as of its last move)?"""
+        return any(k[:2] == (row.id, seat) and k[3] == row.status and k[4] == row.version
+                   for k in self._replays)
 
     async def replay_of(self, row: GameRow, seat: int | None) -> Replay:
         """The game's steps for `seat` (None: the public's, of a game that is over), kept for
         the clicks that follow; built in a thread so other games' moves are not kept
         waiting."""
         record = await self.record(row)
-        key = (row.id, seat, len(record.entries), row.status)
+        key = (row.id, seat, len(record.entries), row.status, row.version)
         if key in self._replays:
             self._replays.move_to_end(key)
             return self._replays[key]
-        public = seat is None
 
         def build() -> Replay:
-            return walk(self._published(record) if public else record, seat)
+            # The record as played: the public view never holds a secret, and shows exactly
+            # what the thread showed then (an export's canonical record would cost seconds
+            # more on a long game and show the same boards).
+            return walk(record, seat)
         try:
             replay = await asyncio.to_thread(build)
         except ReplayError:
@@ -250,7 +249,7 @@ class Replays(commands.Cog):
         limit = max(32 * 1024, int(interaction.filesize_limit) - UPLOAD_MARGIN)
         try:
             gif = await rendering.render_async(replay_gif, record.to_json(), max_bytes=limit,
-                                               filename=f"replay-{row.id}.gif", published=True)
+                                               filename=f"replay-{row.id}.gif")
         except Exception:
             log.exception("game %s: its replay GIF failed", row.id)
             await interaction.followup.send(
@@ -306,11 +305,22 @@ class Replays(commands.Cog):
                             "`/games replay` for your own.")
         row = await self._row(interaction, gid)
         seat = self._seat_for(row, uid)
+        if not self.cached(row, seat):
+            # After a restart (or a long while) the steps are built again: a long game takes
+            # a moment, more than Discord waits for an answer, so the click is acknowledged
+            # first and the message edited when ready.
+            await interaction.response.defer()
         replay = await self.replay_of(row, seat)
         number = target_step(replay, step, act)
         content, files, view = await self.step_message(row, replay, number, uid)
-        await interaction.response.edit_message(content=content, attachments=files, view=view,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=content, attachments=files, view=view,
+                allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.edit_message(
+                content=content, attachments=files, view=view,
+                allowed_mentions=discord.AllowedMentions.none())
 
     # ---- "What happened?" -----------------------------------------------------------------------
     @staticmethod

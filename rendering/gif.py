@@ -410,19 +410,36 @@ def alt_text(replay: Any, frames: int) -> str:
 def gif_of(replay: Any, draw_public: Any, filename: str,
            max_bytes: int | None = None) -> GifPicture:
     frames = build_frames(replay, draw_public)
-    keep = len(frames)
     board_h = max(f.board.height for f in frames)  # every frame as tall, thinned or not
-    while True:
+
+    def attempt(keep: int) -> tuple[list[Frame], bytes]:
         chosen = thin(frames, keep)
         images, durations, _ = render_frames(chosen, kind_palette(replay.kind), board_h)
-        data = encode(images, durations)
-        if max_bytes is None or len(data) <= max_bytes:
-            break
-        if len(chosen) <= 2:
+        return chosen, encode(images, durations)
+
+    chosen, data = attempt(len(frames))
+    if max_bytes is not None and len(data) > max_bytes:
+        # Fewer frames: frames cost about the same each, so aim by proportion, then close in
+        # (a few encodings at most) on the most frames that fit.
+        fits: tuple[list[Frame], bytes] | None = None
+        low, high = 2, len(frames)  # `high` frames do not fit
+        keep = max(2, int(len(frames) * max_bytes / len(data) * 0.95))
+        for _ in range(4):
+            keep = max(low, min(keep, high - 1))
+            trial = attempt(keep)
+            if len(trial[1]) <= max_bytes:
+                fits, low = trial, len(trial[0])
+                if len(trial[1]) >= 0.85 * max_bytes or low >= high - 1:
+                    break
+            else:
+                high = keep
+                if keep <= 2:
+                    break
+            keep = max(low + 1, min(high - 1, int(keep * max_bytes / len(trial[1]) * 0.97)))
+        if fits is None:
             raise ValueError(f"the replay does not fit in {max_bytes} bytes even as two "
                              "frames")
-        # Frames cost about the same each: aim a little under the limit.
-        keep = max(2, min(len(chosen) - 1, int(len(chosen) * max_bytes / len(data) * 0.9)))
+        chosen, data = fits
     return GifPicture(data, alt_text(replay, len(chosen)), filename, frames=len(chosen),
                       steps=len(replay.steps) - 1,
                       shown=tuple(f.step for f in chosen if f.kind == "step"),
