@@ -525,6 +525,9 @@ class GameCog(commands.GroupCog):
                 # A secret step: the card opens anyone's panel here (DMs closed or not), so
                 # nobody needs a ping of their own for it.
                 items.append(PanelButton(row.id))
+        else:  # issue #25: the end message offers a Rematch (bot/rematch.py)
+            from .rematch import end_items
+            items += end_items(self.bot, row, game)
         key = self.turn_key(game)
         turn = dict(row.extra.get("turn") or {})
         old_id = row.extra.get("turn_message")

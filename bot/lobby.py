@@ -48,6 +48,12 @@ def describe_options(kind: str, options: dict[str, Any]) -> str:
     return f" (options: {', '.join(changed)})" if changed else ""
 
 
+def is_rematch(ch: dict[str, Any]) -> bool:
+    """A rematch (bot/rematch.py) invites every former player, its asker too, in the new
+    seats' order; each must accept."""
+    return ch["host_id"] in ch["invited"]
+
+
 class Lobby:
     def __init__(self, bot: Any):
         self.bot = bot
@@ -123,6 +129,15 @@ class Lobby:
         title = load(ch["kind"]).TITLE
         opts = describe_options(ch["kind"], ch["options"])
         ends = f"<t:{int(ch['expires_at'])}:R>"
+        if is_rematch(ch):
+            waiting = [u for u in ch["invited"] if u not in ch["joined"]]
+            accepted = [u for u in ch["invited"] if u in ch["joined"]]
+            return (f"🔁 <@{ch['host_id']}> asks for a rematch of **{title}**{opts}: "
+                    + ", ".join(f"<@{u}>" for u in waiting) + " — press Accept (or Decline). "
+                    + (f"Accepted: {', '.join(f'<@{u}>' for u in accepted)}. "
+                       if accepted else "")
+                    + f"Seats: {', '.join(f'<@{u}>' for u in ch['invited'])}. "
+                    f"It expires {ends}.")
         if ch["invited"]:
             bang = "" if (opts or title).endswith("!") else "!"  # "KAPLOOM!", not "KAPLOOM!!"
             return (f"🎲 <@{ch['invited'][0]}>, <@{ch['host_id']}> challenges you to "
@@ -156,8 +171,23 @@ class Lobby:
             await self._close(interaction, ch, "declined", f"❌ {user.mention} declined.")
         elif action == "accept":
             if user.id not in ch["invited"]:
+                if is_rematch(ch):
+                    raise RuleError("This rematch is for the players of the last game; start "
+                                    "your own with the game's `challenge` command.")
                 raise RuleError(f"This challenge is for <@{ch['invited'][0]}>; start your own "
                                 "with the game's `challenge` command.")
+            if is_rematch(ch):
+                # Every former player accepts (bot/rematch.py); the last one starts it.
+                outcome, ch = await self.store.join_challenge(cid, user.id)
+                if outcome == "already":
+                    raise RuleError("You have accepted already; waiting for the others.")
+                if outcome != "joined":
+                    raise RuleError(JOIN_REFUSALS[outcome])
+                if set(ch["invited"]) <= set(ch["joined"]):
+                    await self._start(interaction, ch)
+                else:
+                    await interaction.response.edit_message(content=self.challenge_text(ch))
+                return
             await self._start(interaction, ch, accepting=user.id)
         elif action == "join":
             if user.bot:
@@ -204,7 +234,9 @@ class Lobby:
             if accepting is not None and accepting not in ch["joined"]:
                 ch["joined"] = ch["joined"] + [accepting]
             await interaction.response.defer()
-            played, thread = await self.open_game(interaction, ch["kind"], ch["joined"],
+            # A rematch seats its players as it was asked (rotated); others in joining order.
+            seats = list(ch["invited"]) if is_rematch(ch) else ch["joined"]
+            played, thread = await self.open_game(interaction, ch["kind"], seats,
                                                   ch["options"], guild_id=ch["guild_id"],
                                                   channel_id=ch["channel_id"])
         except BaseException:

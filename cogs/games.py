@@ -402,7 +402,8 @@ class Games(commands.GroupCog, group_name="games",
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*ratings_ui.DYNAMIC_ITEMS)
+    from bot import rematch
+    bot.add_dynamic_items(*ratings_ui.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS)
     await bot.add_cog(Games(bot))
     # /help comes with the lobby until bot/app.py lists "cogs.help" among its extensions.
     if "cogs.help" not in bot.extensions:

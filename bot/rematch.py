@@ -1,0 +1,155 @@
+"""Rematch (issue #25): the end-of-game message carries a **Rematch** button. A former player's
+click asks everyone who played for the same game again: same options, seats rotated (who went
+first goes last; per-seat options follow their players), or in KAPLOOM! the sides swapped (the
+teams stay together). It is a challenge like any other (bot/lobby.py): every former player must
+accept, it expires, strangers are refused; when the last one accepts, the game starts in a new
+thread. Against the practice bot, the bot accepts at once and the new game starts straight away.
+"""
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import discord
+
+from . import practice
+from .engine import load
+from .engine.core import RuleError
+from .names import safe_name
+from .ui import guarded
+
+# A rematch already asked for (or started) from this game: its challenge id, on the old game.
+REMATCH_KEY = "rematch"
+
+
+def rotated(kind: str, players: list[int], options: dict[str, Any]
+            ) -> tuple[list[int], dict[str, Any]]:
+    """The rematch's seats and options: KAPLOOM! swaps sides and keeps its seats (a 2 vs 2
+    keeps its teams); every other game moves each player one seat on (seat 1 last), and an
+    option given per seat (a list, or Death by Dice's characters) follows its player."""
+    options = dict(options)
+    n = len(players)
+    if kind == "kaploom":
+        if "sides" in options:
+            options["sides"] = "villain" if options["sides"] == "hero" else "hero"
+        return list(players), options
+    seats = players[1:] + players[:1]
+    for key, value in list(options.items()):
+        if isinstance(value, list) and len(value) == n:
+            options[key] = value[1:] + value[:1]
+    chars = options.get("characters")
+    if kind == "deathbydice" and isinstance(chars, str) and options.get("mode") != "boss":
+        names = [c.strip() for c in chars.split(",") if c.strip()]
+        if len(names) == n:
+            options["characters"] = ", ".join(names[1:] + names[:1])
+    return seats, options
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"rm:(?P<gid>[0-9]{1,18})"):
+    """The end message's Rematch button (works after a restart: the game id is in it)."""
+
+    def __init__(self, game_id: int):
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁",
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=f"rm:{game_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work():
+            await ask(interaction, self.game_id)
+        await guarded(interaction, work)
+
+
+def end_items(bot: Any, row: Any, game: Any) -> list[discord.ui.Item]:
+    """What the end-of-game message offers: the Rematch button (not for a game the bot
+    finished for an abandoned seat: that table broke up)."""
+    if (row.extra or {}).get("zombie"):
+        return []
+    return [RematchButton(row.id)]
+
+
+async def ask(interaction: discord.Interaction, game_id: int) -> None:
+    bot = interaction.client
+    store = bot.store
+    lobby = bot.lobby
+    row = await store.get_game(game_id)
+    if row is None or row.status != "finished":
+        raise RuleError("Only a finished game can be played again.")
+    user = interaction.user
+    if user.id not in row.players:
+        raise RuleError(f"Only the players of game #{row.id} can ask for its rematch; start "
+                        f"your own game with `/{row.kind} challenge`.")
+    asked = (row.extra or {}).get(REMATCH_KEY)
+    if asked:
+        ch = await store.get_challenge(int(asked))
+        if ch is not None and (ch["status"] in ("starting", "accepted") or (
+                ch["status"] == "open" and ch["expires_at"] > time.time())):
+            where = (f"game #{ch['game_id']}" if ch.get("game_id") else
+                     "the rematch message above")
+            raise RuleError(f"A rematch of game #{row.id} is already on: see {where}.")
+    players, options = rotated(row.kind, list(row.players), dict(row.options))
+    level = (row.extra or {}).get(practice.PRACTICE_KEY)
+    me = bot.user
+    if level and me is not None and me.id in row.players:
+        await _practice_rematch(interaction, row, players, options, level)
+        return
+    home = bot.get_channel(row.channel_id) or await bot.fetch_channel(row.channel_id)
+    await lobby._check_open_count(user.id, table=False)
+    cls = load(row.kind)
+    note = (f"🔁 Rematch of game #{row.id}: every player presses Accept; seats: "
+            + ", ".join(f"<@{u}>" for u in players) + ".")
+    cid = await store.create_challenge(
+        row.kind, row.guild_id, home.id, user.id, players, options, len(players), len(players),
+        time.time() + lobby_seconds(), note=note)
+    await store.update_extra(row.id, **{REMATCH_KEY: cid})
+    ch = await store.get_challenge(cid)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    msg = await home.send(lobby.challenge_text(ch), view=lobby.buttons(ch),
+                          allowed_mentions=discord.AllowedMentions(users=True))
+    await store.update_challenge(cid, message_id=msg.id)
+    lobby._arm(cid, ch["expires_at"])
+    await interaction.followup.send(
+        f"🔁 Rematch of **{cls.TITLE}** asked in {home.mention}: it starts when every player "
+        "has accepted.", ephemeral=True)
+
+
+def lobby_seconds() -> int:
+    from .lobby import CHALLENGE_SECONDS
+    return CHALLENGE_SECONDS
+
+
+async def _practice_rematch(interaction: discord.Interaction, row: Any, players: list[int],
+                            options: dict[str, Any], level: str) -> None:
+    """Against the practice bot: it accepts at once; the same level, seats rotated."""
+    bot = interaction.client
+    me = bot.user
+    person = interaction.user
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
+    bots = sum(1 for u in players if u == me.id)
+    names, k = [], 0
+    for uid in players:
+        if uid == me.id:
+            k += 1
+            names.append(bot_name if bots == 1 else f"{bot_name} {k}")
+        else:
+            names.append(safe_name(person.display_name))
+    played, thread = await bot.lobby.open_game(
+        interaction, row.kind, players, options, guild_id=row.guild_id,
+        channel_id=row.channel_id, names=names, extra={practice.PRACTICE_KEY: level},
+        label=" (practice)")
+    await bot.store.update_extra(row.id, **{REMATCH_KEY: 0})
+    await interaction.followup.send(
+        f"🔁 Rematch against me, level **{level}**: game #{played.row.id} is on in "
+        f"{thread.mention}.", ephemeral=True)
+
+
+DYNAMIC_ITEMS = (RematchButton,)
+
+__all__ = ["RematchButton", "end_items", "ask", "rotated", "DYNAMIC_ITEMS", "REMATCH_KEY"]
