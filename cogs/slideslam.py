@@ -1,7 +1,6 @@
-"""Slide and Slam: Dice Is Not Bend! in Discord. The engine says what a seat can do (`menu`) and
-what to do now (`prompt`); the generic layer lays each turn out on one thread message. Kept here,
-as Discord's own: the placement wizard (a die picked stays picked), the crowd vote's arguments,
-the Dice Awakening form, the spoken phrases as commands (and typed in the thread), the picture."""
+"""Slide and Slam in Discord: what is Discord's own (the placement wizard, the crowd vote's
+arguments, the awakening form, the spoken phrases, the picture); the rest is the engine's menu
+and prompt laid out by the generic layer."""
 from __future__ import annotations
 
 import hashlib
@@ -27,14 +26,6 @@ BEND_KEY, NONE = phrase_key(SlideSlam.BEND_PHRASE), discord.AllowedMentions.none
 Die = app_commands.Range[str, 1, 3]
 
 
-def first(rows: list, items: list) -> list:
-    """`rows` above `items`, in order and rowless: discord.py stacks them (a select's slot
-    shadows `Item.row`, so the property is called through `Item`)."""
-    for item in rows + items:
-        discord.ui.Item.row.fset(item.item, None)
-    return rows + items
-
-
 class AwakenModal(discord.ui.Modal, title="Dice Awakening: Final Form!"):
     """The invocation is spoken, not clicked: the rulebook makes the player say it in full."""
 
@@ -47,9 +38,9 @@ class AwakenModal(discord.ui.Modal, title="Dice Awakening: Final Form!"):
         self.cog, self.call = cog, call
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: self.cog.act(
-            interaction, f"awaken {self.call.value} {self.words.value}", self.call.game_id,
-            self.call.version, "✨ Final Form! DICE AWAKENING!"))
+        await guarded(interaction, lambda: self.cog.on_move_component(
+            interaction, self.call.game_id, self.call.version,
+            f"awaken {self.call.value} {self.words.value}"))
 
 
 class SlideSlamCog(GameCog, group_name="slideslam",
@@ -67,30 +58,19 @@ class SlideSlamCog(GameCog, group_name="slideslam",
             return f"seat:{seats[0]}"
         return super().turn_key(game)
 
-    def status_line(self, row: GameRow, game: Game) -> str:
-        typed = getattr(self.bot, "read_messages", False) and any(
-            game.menu(s).group("bd") for s in game.prompt(None).actors)
-        return super().status_line(row, game) + (
-            "\n(Say it with a button, `/dice-is-not-bend`, or type it in this thread.)"
-            if typed else "")
-
     def view_signature(self, game: Game, seat: int | None) -> str:
         """A placement panel shows its own placement: another's progress never redraws it."""
-        view = game.view(seat)
-        if seat is not None and view["phase"] == "placement":
-            view = dict(view, to_act=None, placement=dict(
-                view["placement"], confirmed=view["placement"]["confirmed"][seat]))
-        return hashlib.sha1(json.dumps(view, sort_keys=True, default=str).encode()
-                            ).hexdigest()[:16]
-
-    # ---- the panel: the placement wizard, then the seat's own turn -----------------------------
-    def _head(self, row: GameRow, game: Game, seat: int) -> str:
-        return (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)}, "
-                f"{('white', 'black')[seat]} dice)\n```\n{game.text(seat)}\n```\n")
+        v = game.view(seat)
+        if seat is not None and v["phase"] == "placement":
+            mine = v["placement"]["confirmed"][seat]
+            v = dict(v, to_act=None, placement={**v["placement"], "confirmed": mine})
+        return hashlib.sha1(json.dumps(v, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str, *,
               pick: str | None = None) -> Panel:
-        head, prompt, menu = self._head(row, game, seat), game.prompt(seat), game.menu(seat)
+        prompt, menu = game.prompt(seat), game.menu(seat)
+        head = (f"**{self.engine.TITLE} — game #{row.id}** ({game.name(seat)}, "
+                f"{('white', 'black')[seat]} dice)\n```\n{game.text(seat)}\n```\n")
         if not menu.secret:
             return Panel(head + (f"**Your move.** {prompt.todo}" if menu else prompt.waiting),
                          self.move_items(row, game, seat, version) if menu else [])
@@ -99,22 +79,19 @@ class SlideSlamCog(GameCog, group_name="slideslam",
             dice = steps(place)
             pick = pick or (row.extra.get("place_value") or {}).get(str(seat))
             pick = pick if pick in dice else dice[0]
-            top = [GameItem.select(row.id, version, "pv", [
-                discord.SelectOption(label=d, value=str(n), default=d == pick)
-                for n, d in enumerate(dice)], placeholder="Which die do you place?")
-                ][:len(dice) - 1]
+            top = [GameItem.select(row.id, version, "pv", [discord.SelectOption(
+                label=d, value=str(n), default=d == pick) for n, d in enumerate(dice)],
+                placeholder="Which die do you place?")][:len(dice) - 1]
             place = replace(place, title=f"Square for {pick}",
                             items=tuple(i for i in place.items if i.step == pick))
             text = f"\nNow placing **{pick}**: pick its square."
-        placed = [f"{d['letter']} ({d['health']}) on {d['square']}" for d in game.view(seat)["dice"]]
-        text += "\nPlaced: " + ", ".join(placed) + "." if placed else ""
         groups = tuple(g for g in (place, menu.group("un"), menu.group("confirm")) if g)
-        return Panel(f"{head}🧱 {prompt.todo}{text}",
-                     first(top, menu_components(row.id, version, replace(menu, groups=groups))))
+        return Panel(f"{head}🧱 {prompt.todo}{text}",  # our own lists go below the layout's
+                     menu_components(row.id, version, replace(menu, groups=groups)) + top)
 
     @on_component("pv")
     async def on_place_value(self, interaction: discord.Interaction, call: ComponentCall) -> None:
-        """The placement panel's die select: which die the square select places next."""
+        """The wizard's die select: which die the square select places next."""
         row, game = await self.bot.tables.load(call.game_id)
         seat = self.player_seat(row, interaction)
         place = game.menu(seat).group("q")
@@ -132,36 +109,20 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                                                 view=view_of(*panel.items))
         # The DM panel shows this choice now: the next publish finds it unchanged and leaves it.
         panels, msg = dict(row.extra.get("panels") or {}), interaction.message
-        last = panels.get(str(seat))
-        if last and msg is not None and last.get("message") == msg.id:
+        if (last := panels.get(str(seat))) and msg is not None and last.get("message") == msg.id:
             panels[str(seat)] = dict(last, sig=panel.signature() + self.view_signature(game, seat))
-            row.extra = await self.bot.store.update_extra(row.id, panels=panels)
+            await self.bot.store.update_extra(row.id, panels=panels)
 
-    async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
-        if game.outcome() is not None:
-            return await super()._retired_text(row, game, seat)
-        return self._head(row, game, seat) + (
-            game.prompt(seat).waiting if game.current_phase() == "placement" else
-            "✅ Your placement is confirmed. The wall is down: the full board is in the game "
-            "thread.")
-
-    # ---- the turn: the engine's menu, the awakening's form -------------------------------------
     def move_items(self, row: GameRow, game: Game, seat: int, version=None):
-        """The menu under Dice Awakening (the die here, the spoken words in a form) and, from
-        26 slides on, the die to slide (the generic narrowing waits for 76)."""
+        """The menu, and Dice Awakening: its moves hold the spoken invocation, too long for a
+        component, so the die is picked here and the words typed in a form."""
         menu, ver = game.menu(seat), row.version if version is None else version
-        who = f"{game.name(seat)}: " if version is None else ""
-        aw, sl = menu.group("aw"), menu.group("sl")
-        narrow = sl if sl is not None and len(sl.items) > 25 else None
-        top = [GameItem.select(row.id, ver, "aw", [option(i, game.squares(i.move)[0])
-                                                   for i in aw.items],
-                               placeholder=words(f"{aw.emoji} {who}{aw.title}", 150))] if aw else []
-        top += [GameItem.select(row.id, ver, "nw", [
-            discord.SelectOption(label=words(s, 100), value=str(n))
-            for n, s in enumerate(steps(sl)[:25])], arg="sl",
-            placeholder=words(f"{who}{sl.title} — pick the die first", 150))] if narrow else []
-        rest = replace(menu, groups=tuple(g for g in menu.groups if g not in (aw, narrow)))
-        return first(top, menu_components(row.id, ver, rest, who=who.rstrip(": ")))
+        aw, who = menu.group("aw"), game.name(seat) if version is None else ""
+        top = [GameItem.select(row.id, ver, "aw", [
+            option(i, game.squares(i.move)[0]) for i in aw.items],
+            placeholder=words(f"{aw.emoji} {who}{': ' * bool(who)}{aw.title}", 150))] if aw else []
+        return menu_components(row.id, ver, replace(
+            menu, groups=tuple(g for g in menu.groups if g is not aw)), who=who) + top
 
     @on_component("aw")
     async def on_awaken(self, interaction: discord.Interaction, call: ComponentCall) -> None:
@@ -171,29 +132,20 @@ class SlideSlamCog(GameCog, group_name="slideslam",
             raise StaleMove(STALE_TEXT)
         await interaction.response.send_modal(AwakenModal(self, call))
 
-    def bend_move(self, row: GameRow, game: Game, seat: int | None, die: str | None):
+    def bend_move(self, row: GameRow, game: Game, seat: int | None, die: str | None) -> str:
         """The defender's DICE IS NOT BEND!; else a refusal saying why (or which die)."""
         bends = game.menu(seat).group("bd") if seat is not None else None
         if bends is None:
-            raise RuleError(game.bend_refusal(seat) if seat is not None else
-                            self.spectator_text(row))
+            raise RuleError(self.spectator_text(row) if seat is None else game.bend_refusal(seat))
         if die or len(bends.items) == 1:
             return f"bend {die}" if die else bends.items[0].move
         raise RuleError(f"{bends.title} Press one of the 🛡️ buttons on the turn message, or say "
                         "it with the die's square.")
 
-    # ---- moves from commands ------------------------------------------------------------------
-    async def act(self, interaction: discord.Interaction, move: str, game_id=None, version=None,
-                  done: str | None = None) -> None:
-        row, game = await (self.bot.tables.load(game_id) if game_id is not None
-                           else self.find_game(interaction))
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        said = done or self.done_text(game, row.seat_of(interaction.user.id), move)
-        await self.play_move(row.id, interaction.user.id, move, version, seen=(row, game))
-        await interaction.followup.send(said, ephemeral=True)
+    async def act(self, interaction: discord.Interaction, move: str) -> None:  # a phrase said
+        row, _ = await self.find_game(interaction)
+        await self.on_move_component(interaction, row.id, None, move)
 
-    # ---- commands -------------------------------------------------------------------------------
     @app_commands.command(name="challenge",
                           description="Challenge someone to Slide and Slam: Dice Is Not Bend!")
     @app_commands.describe(opponent="Who you challenge")
@@ -202,7 +154,6 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                         **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
 
-    # ---- who goes first: the arguments and the crowd vote ------------------------------------
     @app_commands.command(name="argue", description="Argue why your dice are better (once; the "
                                                     "crowd decides who goes first)")
     @app_commands.describe(text="Your argument, up to 200 characters")
@@ -217,35 +168,20 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                    "votes." if str(seat) in args else ""))
         if why:
             raise RuleError(why)
-        before, args[str(seat)] = self.vote_topic_text(row, game), " ".join(text.split())
+        args[str(seat)] = " ".join(text.split())
         row.extra = await self.bot.store.update_extra(row.id, arguments=args)
-        channel = await self.channel_of(row)
-        await channel.send(f"🗣️ **{game.name(seat)}** argues: “{args[str(seat)]}”",
-                           allowed_mentions=NONE)
-        try:  # the vote message shows the arguments too
-            vote = await channel.fetch_message(row.extra["vote_message"])
-            await vote.edit(content=clip(vote.content.replace(
-                before, self.vote_topic_text(row, game))), allowed_mentions=NONE)
-        except (KeyError, discord.HTTPException):
-            pass  # the argument stands in the thread
+        await (await self.channel_of(row)).send(
+            f"🗣️ **{game.name(seat)}** argues: “{args[str(seat)]}”", allowed_mentions=NONE)
         await reply(interaction, "✅ Your argument is posted in the game thread. Now the crowd "
                     "votes.", ephemeral=True)
 
     def wants_vote(self, row: GameRow, game: Game, chance) -> bool:
         return chance.draws[0].label == "first player" and game.options["first_player"] == "argue"
 
-    def vote_choices(self, row: GameRow, game: Game, chance) -> list[tuple[str, str]]:
-        return [(tok, f"{label} goes first") for tok, label in super().vote_choices(row, game,
-                                                                                     chance)]
-
     def vote_topic_text(self, row: GameRow, game: Game) -> str:
-        args = row.extra.get("arguments") or {}
-        return "\n".join(
-            ["**Who goes first?** The player who best defends that their dice are better! "
-             "Players: `/slideslam argue` once (up to 200 characters); everyone else: vote."]
-            + [f"> **{game.name(s)}**: " + (f"“{args[str(s)]}”" if str(s) in args else
-                                            "(no argument yet — `/slideslam argue`)")
-               for s in range(game.players)]) + "\n"
+        return ("**Who goes first?** The player who best defends that their dice are better! "
+                "Players: `/slideslam argue` once (up to 200 characters), shown in this thread; "
+                "everyone else: vote for who goes first.\n")
 
 
 class SlideSlamPhrases(commands.Cog):
@@ -260,17 +196,14 @@ class SlideSlamPhrases(commands.Cog):
     async def dice_is_not_bend(self, interaction: discord.Interaction,
                                die: Optional[Die] = None) -> None:
         row, game = await self.game.find_game(interaction)
-        seat = row.seat_of(interaction.user.id)
-        move = self.game.bend_move(row, game, seat, die.strip() if die else None)
-        await self.game.act(interaction, move, row.id,
-                            done=f"🛡️ {SlideSlam.BEND_PHRASE} Your Power Token is spent.")
+        await self.game.act(interaction, self.game.bend_move(
+            row, game, row.seat_of(interaction.user.id), die.strip() if die else None))
 
     @app_commands.command(name="now-youre-going-to-say", description="Slide and Slam: slam and "
                           "predict their DICE IS NOT BEND! (spends your token)")
     @app_commands.describe(die="Your slamming die (its square)")
     async def now_youre_going_to_say(self, interaction: discord.Interaction, die: Die) -> None:
-        await self.game.act(interaction, f"slam {die.strip()} predict",
-                            done=f"👉 “{SlideSlam.PREDICT_PHRASE}”")
+        await self.game.act(interaction, f"slam {die.strip()} predict")
 
     @app_commands.command(name="dice-awakening", description="Slide and Slam: awaken a die — "
                           "speak the invocation (start of your turn, once per game)")
@@ -278,8 +211,7 @@ class SlideSlamPhrases(commands.Cog):
                            "in full: “My Dice resonate with the fire in my heart! …”")
     async def dice_awakening(self, interaction: discord.Interaction, die: Die,
                              invocation: app_commands.Range[str, 1, 300]) -> None:
-        await self.game.act(interaction, f"awaken {die.strip()} {invocation}",
-                            done="✨ Final Form! DICE AWAKENING!")
+        await self.game.act(interaction, f"awaken {die.strip()} {invocation}")
 
     @dice_awakening.autocomplete("die")
     @now_youre_going_to_say.autocomplete("die")
@@ -299,17 +231,14 @@ class SlideSlamPhrases(commands.Cog):
         """"DICE IS NOT BEND!" (maybe with the die) typed in a game's thread, when the bot may
         read messages; chatter that merely starts with the phrase is left alone."""
         key = phrase_key(message.content or "")
-        if not getattr(self.bot, "read_messages", False) or message.author.bot or (
-                message.guild is None) or not key.startswith(BEND_KEY) or len(key) > len(
-                BEND_KEY) + 3:
-            return
-        row = await self.bot.store.active_game_in(message.channel.id, self.game.KIND)
-        seat = row.seat_of(message.author.id) if row is not None else None
-        if seat is None:
-            return  # no game here, or a spectator shouting along
-        game = self.game.engine.from_json(row.state)
+        row = None if not getattr(self.bot, "read_messages", False) or message.author.bot or (
+            not message.guild or not key.startswith(BEND_KEY) or len(key) > len(BEND_KEY) + 3
+        ) else await self.bot.store.active_game_in(message.channel.id, self.game.KIND)
+        if row is None or (seat := row.seat_of(message.author.id)) is None:
+            return  # not the phrase, no game here, or a spectator shouting along
         try:
-            move = self.game.bend_move(row, game, seat, key[len(BEND_KEY):] or None)
+            move = self.game.bend_move(row, self.game.engine.from_json(row.state), seat,
+                                       key[len(BEND_KEY):] or None)
             await self.game.play_move(row.id, message.author.id, move)
         except RuleError as e:  # to who typed it, without a ping: a refusal is no call to act
             await message.channel.send(f"{message.author.mention} ❌ {e.message}",
@@ -317,6 +246,5 @@ class SlideSlamPhrases(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    game = SlideSlamCog(bot)
-    await bot.add_cog(game)
+    await bot.add_cog(game := SlideSlamCog(bot))
     await bot.add_cog(SlideSlamPhrases(bot, game))
