@@ -261,3 +261,24 @@ async def test_the_gif_fits_the_upload_limit(fake, world):
     assert len(small.data) <= limit - 64 * 1024 < len(whole.data)
     assert gif_frames(small.data) < gif_frames(whole.data)
     assert "steps shown" in post.content
+
+
+async def test_what_happened_never_tells_a_secret_move(fake, world):
+    row = await start_slideslam(fake, world)
+    await play(fake, row, 0, P1)
+    await play(fake, row, 0, "confirm")
+    await play(fake, row, 1, P2)  # bob places behind the wall: nothing public yet
+    row = await fake.bot.store.get_game(row.id)
+    turn_msg = fake.messages[row.extra["turn_message"]]
+    wh = next(c for c in turn_msg.custom_ids if c.startswith("wh:"))
+    new = await fake.invoke(fake.click(turn_msg, wh, user=world.alice))
+    [answer] = [r for r in ephemeral(new) if r.content]
+    assert "Nothing has happened since your last move" in answer.content
+    assert not any(sq in answer.content for sq in ("b5", "c6", "d5"))
+    await play(fake, row, 1, "confirm")  # the wall comes down: now it is public
+    row = await fake.bot.store.get_game(row.id)
+    turn_msg = fake.messages[row.extra["turn_message"]]
+    wh = next(c for c in turn_msg.custom_ids if c.startswith("wh:"))
+    new = await fake.invoke(fake.click(turn_msg, wh, user=world.alice))
+    [answer] = [r for r in ephemeral(new) if r.content]
+    assert "finished placing" in answer.content and "Wall of Unknowing comes down" in answer.content
