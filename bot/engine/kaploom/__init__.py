@@ -15,7 +15,10 @@ Modules, one idea each:
 - phase1.py        roll & initiate actions (secret, simultaneous)
 - phase2.py        reveal, attack & defend
 - phase3.py        power up, then Phase 4 (clean up, first player, round limit)
-- view.py          what each seat may see (its docstring lists every key) and the text board
+- view.py          what each seat may see (its docstring lists every key), the text board, and
+                   the plain words of a seat's panel, the dice list and the reveal
+- describe.py      a move in a player's words (`describe`)
+- menu.py          what the screens ask: the seat's moves grouped (`menu`) and the prompt
 """
 from __future__ import annotations
 
