@@ -64,8 +64,8 @@ class KaploomCog(GameCog, group_name="kaploom",
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:
         view = game.picture_view(seat)
-        if view["stage"] == "power":  # the reveal's board, the dice as a Power Up began:
-            view = {k: view[k] for k in ("round", "stage", "result")}  # the texts count on
+        if view["stage"] == "power":  # the board as revealed stands (a Power Up panel has no
+            view = {k: view[k] for k in ("round", "stage", "result")}  # picture): texts tell
         return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
                             .encode()).hexdigest()[:16]
 
