@@ -24,7 +24,7 @@ from discord.ext import commands
 
 import rendering
 
-from . import carrier, guide, layout, practice
+from . import carrier, guide, layout, practice, turns
 from .throttle import Throttle
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
@@ -594,6 +594,7 @@ class GameCog(commands.GroupCog):
             pinged = [discord.Object(uid) for uid in dict.fromkeys(
                 row.players[s] for s in self.must_act(game) if game.outcome() is None)
                 if uid != me]  # a practice bot is not pinged to play its own seat
+            pinged, by_dm = await turns.split(self.bot, pinged)  # issue #25: each player's choice
             if pinged and game.outcome() is None:
                 panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "
                                      + panel.content)
@@ -606,6 +607,7 @@ class GameCog(commands.GroupCog):
                 panel.send_kwargs(), allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=pinged)), rest)
             msg_id = msg.id
+            await turns.send_dms(self.bot, row, game, by_dm, msg)  # issue #25: asked for a DM
             if old_id and old_id != msg_id:
                 try:  # stale buttons would only be refused; removing them avoids the confusion
                     await carrier.edit(row.id, old_id, lambda: {"view": None},

@@ -62,7 +62,7 @@ def rating_text(r: Any) -> str:
     return f"**{number(r.shown)}**"
 
 
-# ---- leaderboard ----------------------------------------------------------------------------------
+# ---- leaderboard ------------------------------------------------------------------------------
 async def leaderboard_message(store: Any, guild_id: int | None, ladder: str, scope: str,
                               page: int, user_id: int) -> tuple[str, discord.ui.View]:
     key, where = scope_of(guild_id, scope)
@@ -137,7 +137,7 @@ async def show_leaderboard(interaction: discord.Interaction, ladder: str,
                 allowed_mentions=discord.AllowedMentions.none())
 
 
-# ---- profile --------------------------------------------------------------------------------------
+# ---- profile ----------------------------------------------------------------------------------
 def favourite_options(kind: str, options_json: list[str]) -> str:
     """The options the player chose most often, in words ('the usual rules' when defaults)."""
     try:

@@ -359,6 +359,7 @@ async def rebuild(store: Any, guild_id: int | None = None,
             "players": len({(s, u) for s, _, u in table})}
 
 
-__all__ = ["rebuild", "UNRATED_KEY", "Standing", "PlayerRating", "GameRating", "standing", "rate_game", "new_ratings",
+__all__ = ["rebuild", "UNRATED_KEY", "Standing", "PlayerRating", "GameRating", "standing",
+           "rate_game", "new_ratings",
            "shown", "ladder_of", "ladder_kind", "ladder_title", "scopes", "needs_record",
            "GLOBAL", "BOSS_LADDER", "PROVISIONAL_GAMES", "MU", "SIGMA"]

@@ -23,6 +23,7 @@ from bot.store import GameRow
 from bot.tables import GameClosed
 from bot.ui import RulesPageButton, reply, view_of
 from bot import profile as ratings_ui
+from bot import turns
 
 GAME_CHOICES = [app_commands.Choice(name=k, value=k) for k in KINDS]
 
@@ -390,6 +391,21 @@ class Games(commands.GroupCog, group_name="games",
     async def profile(self, interaction: discord.Interaction,
                       member: discord.User | None = None, scope: str | None = None) -> None:
         await ratings_ui.show_profile(interaction, member, scope)
+
+    # ---- my games and my turns (bot/turns.py) ---------------------------------------------------
+    @app_commands.command(name="mine", description="Your running games: whose turn, time left, "
+                                                   "a link to each")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await turns.show_mine(interaction)
+
+    @app_commands.command(name="notify", description="How you are told it is your turn: a ping, "
+                                                     "a DM, or nothing")
+    @app_commands.describe(how="ping in the game's thread (default), a direct message, or nothing")
+    @app_commands.choices(how=[app_commands.Choice(name="ping in the thread", value="ping"),
+                               app_commands.Choice(name="direct message", value="dm"),
+                               app_commands.Choice(name="nothing", value="none")])
+    async def notify(self, interaction: discord.Interaction, how: str) -> None:
+        await turns.set_notice(interaction, how)
 
     @app_commands.command(name="rating", description="Switch rating on or off for a game in "
                                                      "this server (Manage Server)")
