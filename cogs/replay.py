@@ -260,10 +260,17 @@ class Replays(commands.Cog):
             f" (every step would not fit the upload limit: {gif.frames - 2} of {gif.steps} "
             "steps shown)")
         names = join_names(record.players)
-        await interaction.followup.send(
-            f"🎞️ **{_title(row.kind)} — game #{row.id}**: {names}, replayed{thinned}.",
-            file=discord.File(io.BytesIO(gif.png), gif.filename, description=gif.alt),
-            allowed_mentions=discord.AllowedMentions.none())
+        try:
+            await interaction.followup.send(
+                f"🎞️ **{_title(row.kind)} — game #{row.id}**: {names}, replayed{thinned}.",
+                file=discord.File(io.BytesIO(gif.png), gif.filename, description=gif.alt),
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as e:  # no Attach Files here, or Discord refused the size
+            log.warning("game %s: the replay GIF could not be posted: %s", row.id, e.status)
+            await interaction.followup.send(
+                f"I could not post the animated replay of game #{row.id} here (Discord said "
+                f"{e.status}); try in the game's thread. The step-through above still works.",
+                ephemeral=True)
 
     # ---- the step-through -------------------------------------------------------------------------
     async def step_message(self, row: GameRow, replay: Replay, number: int, uid: int
@@ -282,7 +289,8 @@ class Replays(commands.Cog):
         lines = [head, "> " + words.replace("\n", "\n> ")]
         if step.number == last:
             lines.append(f"🏁 {replay.end_words}" if replay.outcome is not None
-                         else "⏳ That is where the game stands now.")
+                         else "⏳ That is where the game stands now. (Its animated replay "
+                              "comes once the game is over.)")
         draw, _ = renderers(row.kind)
         files = []
         try:

@@ -180,3 +180,28 @@ def test_render_gif_on_the_command_line(tmp_path, capsys):
     assert "--gif OUT.gif" in capsys.readouterr().err
     assert main(["render", str(path), "--at", "99", "--gif", str(part)]) == EXIT_REFUSED
     assert "N runs from 0 to 8" in capsys.readouterr().err
+
+
+def test_jumps_by_turn_and_step():
+    from cogs.replay import target_step
+    replay = walk(load("slideslam/super_slam_sweep"))
+    starts = replay.turn_starts()
+    last = len(replay.steps) - 1
+    assert starts[0] == 0 and len(starts) > 3
+    assert target_step(replay, 5, "first") == 0 and target_step(replay, 5, "last") == last
+    assert target_step(replay, 0, "prev") == 0 and target_step(replay, last, "next") == last
+    assert target_step(replay, 5, "next") == 6 and target_step(replay, 5, "prev") == 4
+    # ⏩ goes to the start of the next turn; ⏪ to the start of this one, then the one before.
+    mid = starts[2] + 1
+    assert target_step(replay, mid, "tnext") == starts[3]
+    assert target_step(replay, mid, "tprev") == starts[2]
+    assert target_step(replay, starts[2], "tprev") == starts[1]
+    assert all(replay.steps[s].turn != replay.steps[s - 1].turn for s in starts[1:])
+
+
+def test_summary_line_is_one_short_line():
+    from bot.replay import summary_line
+    words = [f"Bob slides die {c} from a1 to a2 (1 step)." for c in "ABCDEFGHIJKL"]
+    line = summary_line(words, 120)
+    assert "\n" not in line and len(line) <= 120 and line.endswith("…")
+    assert summary_line(["Short."]) == "Short."
