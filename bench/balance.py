@@ -3,10 +3,11 @@
 Per game: first-seat win rate with a 95% (Wilson) interval, draw rate, median and 90th
 percentile length, how games end (knock-out vs limits); Death by Dice's character matrix,
 KAPLOOM!'s hero/villain and super pairings, TradeShowdown by seat for 2-4 players; strength:
-normal vs random and hard vs normal, seats alternated. Games run on every core (2 here).
+normal vs random, hard vs normal, and against the one-ply `greedy` baseline (greedy vs random,
+normal vs greedy, hard vs greedy), seats alternated. Games run on every core (2 here).
 
-    python -m bench.balance [--games N] [--strength N] [--hard N] [--kaploom-hard N]
-                            [--only GAME ...] [--json]
+    python -m bench.balance [--games N] [--strength N] [--hard N] [--greedy N]
+                            [--kaploom-hard N] [--only GAME ...] [--json]
 
 The issue's sizes: `--strength 400 --hard 400` (KAPLOOM! plays a tenth of --games and
 --strength, and `--kaploom-hard` hard-vs-normal games, 0 unless asked: a KAPLOOM! hard game
@@ -179,6 +180,10 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=100, help="self-play games per line")
     ap.add_argument("--strength", type=int, default=40, help="normal vs random games")
     ap.add_argument("--hard", type=int, default=20, help="hard vs normal games")
+    ap.add_argument("--greedy", type=int, default=20,
+                    help="games of each pairing with the greedy baseline: greedy vs random, "
+                         "normal vs greedy, hard vs greedy (KAPLOOM!: a tenth, and its hard "
+                         "vs greedy --kaploom-hard games)")
     ap.add_argument("--kaploom-hard", type=int, default=0,
                     help="KAPLOOM! hard vs normal games (slow: minutes a game)")
     ap.add_argument("--only", nargs="*", default=list(KINDS))
@@ -213,6 +218,13 @@ def main(argv=None) -> int:
             h = args.hard if kind != "kaploom" else args.kaploom_hard
             out["strength"].append(strength(pool, kind, "hard", "normal",
                                             h * HARD_SCALE.get(kind, 1)))
+            # the one-ply greedy baseline (issue #28): what each level is worth against a
+            # player that takes the best-looking move; KAPLOOM!'s hard game only when asked
+            g = args.greedy if kind != "kaploom" else max(2, args.greedy // 10)
+            for a, b in (("greedy", "random"), ("normal", "greedy")):
+                out["strength"].append(strength(pool, kind, a, b, g))
+            out["strength"].append(strength(pool, kind, "hard", "greedy",
+                                            g if kind != "kaploom" else args.kaploom_hard))
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

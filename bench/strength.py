@@ -1,7 +1,8 @@
 """Practice opponents' strength and thinking time, a small sample for `make bench` (issue #16).
 
-Keys, per game: `strength.<game>.normal_vs_random` and `strength.<game>.hard_vs_normal` (the
-first level's share of the games, seats alternated; draws count half), with the games played
+Keys, per game: `strength.<game>.normal_vs_random`, `strength.<game>.hard_vs_normal` and
+`strength.<game>.normal_vs_greedy` (against the one-ply baseline of issue #28): the first
+level's share of the games, seats alternated, draws counting half, with the games played
 under `..._games`, and `strength.<game>.normal_ms` / `strength.<game>.hard_ms` (median decision
 time over every decision of those games, two games at once on the 2 cores; KAPLOOM!'s hard
 figure from its first 20 decisions of one game, no hard game being played here). The samples here are tiny so that `make bench` stays short: the issue's figures
@@ -52,6 +53,10 @@ def measure(games: int = GAMES, hard: int = HARD_GAMES, kinds=KINDS) -> dict[str
             out[f"strength.{kind}.normal_vs_random_games"] = nr["games"]
             out[f"strength.{kind}.hard_vs_normal"] = hn["share"]
             out[f"strength.{kind}.hard_vs_normal_games"] = hn["games"]
+            # the one-ply greedy baseline of issue #28 (normal should beat it)
+            ng = pairing(pool, kind, "normal", "greedy", n)
+            out[f"strength.{kind}.normal_vs_greedy"] = ng["share"]
+            out[f"strength.{kind}.normal_vs_greedy_games"] = ng["games"]
             normal = [nr["ms"].get("normal"), hn["ms"].get("normal")]
             normal = [x for x in normal if x is not None]
             out[f"strength.{kind}.normal_ms"] = statistics.median(normal) if normal else None

@@ -10,8 +10,11 @@ one otherwise); `normal` (greedy one step: the game's own plan where its module 
 (Die-Men and Death by Dice work with exact expectations: their dice are the game), otherwise
 each move tried on a rebuilt game, the turn played out plainly, the position scored by the
 game's evaluation); `hard` (determinized Monte Carlo: the normal player's best few moves, each
-played out on the same sampled games with the same dice, a fixed budget per decision). No
-Discord import here: `python -m bot match` and `make balance` use them.
+played out on the same sampled games with the same dice, a fixed budget per decision). Two
+baselines for measurements, not offered to players: `random`, and `greedy` (one ply: each
+move tried on one rebuilt game, the dice it calls for drawn a few times, the position scored
+by the game's own evaluation; no play-out, no search). No Discord import here: `python -m bot
+match` and `make balance` use them.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from bot.engine.core import Game
 
 from .seen import Seen, Watch, clone, hidden_phases, play, seen_from_record
 
-LEVELS = ("random", "easy", "normal", "hard")
+LEVELS = ("random", "greedy", "easy", "normal", "hard")
 
 
 class Policy(Protocol):
@@ -171,6 +174,61 @@ class RandomPolicy:
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return rng.choice(playable(legal))
+
+
+class GreedyPolicy:
+    """The baseline of issue #28: one ply. Every move (up to `width`) is played on one game
+    rebuilt from the seat's record; where dice follow, they are drawn `rolls` times (the same
+    draws for every move) and the scores averaged; the move whose position scores best by the
+    game's own evaluation (`greedy_value` in its policy module where the game has a sharper
+    one-ply measure, else `score`) is taken, equal ones drawn by the seeded rng."""
+
+    name = "greedy"
+    width = 60
+    rolls = 3
+
+    def __init__(self, seen: Seen):
+        self.seen = seen
+        self.mod = _module(seen.kind)
+        for k, v in getattr(self.mod, "GREEDY", {}).items():
+            setattr(self, k, v)
+
+    def value(self, g: Game) -> float:
+        own = getattr(self.mod, "greedy_value", None)
+        if own is not None:
+            v = own(g, self.seen.seat)
+            if v is not None:
+                return v
+        return score(g, self.seen.seat)
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        legal = playable(legal)
+        if len(legal) <= 1:
+            return legal[0] if legal else "pass"
+        seat = self.seen.seat
+        base = self.seen.determinize(rng)
+        cands = legal if len(legal) <= self.width else rng.sample(legal, self.width)
+        seeds = [rng.getrandbits(32) for _ in range(self.rolls)]
+        vals: dict[str, float] = {}
+        for m in cands:
+            g = clone(base)
+            try:
+                play(g, seat, m)
+            except Exception:
+                continue
+            if g.outcome() is None and g.actors() == [CHANCE]:
+                total = 0.0
+                for s in seeds:
+                    t = clone(g)
+                    _settle(t, random.Random(s))
+                    total += self.value(t)
+                vals[m] = total / len(seeds)
+            else:
+                vals[m] = self.value(g)
+        if not vals:
+            return rng.choice(legal)
+        top = max(vals.values())
+        return rng.choice(sorted(m for m, v in vals.items() if v >= top - 1e-9))
 
 
 class NormalPolicy:
@@ -377,7 +435,8 @@ def make(level: str, seen: Seen | None = None) -> Policy:
         raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
     if seen is None:
         raise ValueError(f"the {level} level needs the seat's record (Seen)")
-    return {"easy": EasyPolicy, "normal": NormalPolicy, "hard": HardPolicy}[level](seen)
+    return {"greedy": GreedyPolicy, "easy": EasyPolicy, "normal": NormalPolicy,
+            "hard": HardPolicy}[level](seen)
 
 
 __all__ = ["LEVELS", "Policy", "Seen", "Watch", "make", "score", "seen_from_record"]

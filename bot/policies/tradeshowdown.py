@@ -196,3 +196,11 @@ def _special(legal: list[str]) -> str | None:
         if f"special {name}" in legal:
             return f"special {name}"
     return None
+
+
+def greedy_value(g: Any, seat: int) -> float | None:
+    """A position for the greedy baseline: in the window, the slashes our plan lands on our
+    target count as landed already (the window's plans resolve without another choice)."""
+    if g.outcome() is None and g.phase == "window":
+        return evaluate_state(g, seat) + _hits(g, seat, g.plan(seat))
+    return None
