@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 SLOW_TURN_SECONDS = 3600    # a turn timer this long or longer: the ping carries a summary
 CACHE_REPLAYS = 32          # replays kept for step-through clicks (game, seat, length)
 UPLOAD_MARGIN = 64 * 1024   # the message around the file counts against the limit too
+# However much a server may upload, a replay stays under this (the longest games' goal): a
+# phone on mobile data loads it, and a few minutes of animation is all anyone watches.
+GIF_BUDGET = 8 * 1024 * 1024
 ACTIONS = ("first", "tprev", "prev", "next", "tnext", "last")
 LABELS = {"first": ("⏮", "Start"), "prev": ("◀", "Back"), "next": ("▶", "Next"),
           "last": ("⏭", "End"), "tprev": ("⏪", "Turn back"), "tnext": ("⏩", "Turn on")}
@@ -246,7 +249,7 @@ class Replays(commands.Cog):
         """The animated replay, drawn whole in a render worker, posted where the command was
         used; fewer frames when the whole would not fit the upload limit."""
         record = await self.record(row)
-        limit = max(32 * 1024, int(interaction.filesize_limit) - UPLOAD_MARGIN)
+        limit = max(32 * 1024, min(GIF_BUDGET, int(interaction.filesize_limit) - UPLOAD_MARGIN))
         try:
             gif = await rendering.render_async(replay_gif, record.to_json(), max_bytes=limit,
                                                filename=f"replay-{row.id}.gif")
