@@ -52,11 +52,11 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         return await self.draw(render, game.view(seat))
 
     def turn_key(self, game: Game) -> str:
-        """One message per seat's turn (a slam's answer opens the defender's, edited on)."""
-        seats = game.prompt(None).actors
-        if game.outcome() is None and seats and not game.is_secret(seats[0]):
+        """A message per seat's turn (a slam's answer opens the defender's) and the wall's."""
+        seats, over = game.prompt(None).actors, game.outcome() is not None
+        if not over and seats and not game.is_secret(seats[0]):
             return f"seat:{seats[0]}"
-        return super().turn_key(game)
+        return "wall" if game.current_phase() in ("placement", "first_player") else "over"
 
     def view_signature(self, game: Game, seat: int | None) -> str:
         """A placement panel shows its own placement: another's progress never redraws it."""

@@ -310,10 +310,11 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     await typed(fake, row, world.bob, "confirm")
     after = thread_text(fake, row)
     assert "The Wall of Unknowing comes down!" in after
-    board = [m for m in thread_messages(fake, row) if m.files][-1]
-    assert_png(board.files[0])
+    # the placement's message now tells the wall coming down, with the board (its newest file)
+    board = [m for m in thread_messages(fake, row) if m.files][-1].files[-1]
+    assert_png(board)
     for placed in ("A 6 at a1", "C 4 at c4", "W 4 at c6", "V 5 at b5"):
-        assert placed in board.files[0].description
+        assert placed in board.description
     # the vote is on (first_player=argue by default)
     assert any(tag_of(c) == "vt" for m in thread_messages(fake, row) for c in m.custom_ids)
 

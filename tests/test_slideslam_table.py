@@ -155,3 +155,18 @@ def test_the_cog_keeps_only_what_is_discords_own():
     from cogs.slideslam import SlideSlamCog
     for name in ("turn_items", "waiting_text", "_post_vote", "on_move_component"):
         assert getattr(SlideSlamCog, name) is getattr(GameCog, name), name
+
+
+async def test_the_wall_comes_down_in_the_placements_own_message(fake, world):
+    """#22.4: the wall coming down posted a message of its own before the vote's; the
+    placement's message (the one that called both players) now tells it, with the board."""
+    row = await start(fake, world)
+    await typed(fake, row, world.alice, P1)
+    await typed(fake, row, world.alice, "confirm")
+    await typed(fake, row, world.bob, P2)
+    since = len(fake.requests)
+    await typed(fake, row, world.bob, "confirm")
+    posts = thread_posts(fake, row, since)
+    assert [p.content[:30] for p in posts] == ["🗳️ **Who goes first?** The pla"]
+    opening = thread_messages(fake, row)[0]
+    assert "The Wall of Unknowing comes down!" in opening.content
