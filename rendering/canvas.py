@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, Colour
 from rendering.fonts import font
-from rendering.text import fit_text
+from rendering.text import fit_text, wrap_text
 
 MARGIN = 20            # space between the canvas edge and content
 TITLE_SIZE = 22        # font sizes in the title bar
@@ -26,20 +26,33 @@ def new_canvas(width: int, height: int,
     return img, ImageDraw.Draw(img)
 
 
-def title_bar_height(subtitle: str | None = None) -> int:
-    """Height `title_bar` will take, so a renderer can size its canvas before drawing."""
-    return 48 if not subtitle else 70
+SUBTITLE_LINE = 19     # between the lines of a wrapped subtitle
 
 
-def title_bar(img: Image.Image, text: str, subtitle: str | None = None) -> int:
+def _subtitle_lines(subtitle: str, width: int) -> list[str]:
+    return wrap_text(subtitle, font(SUBTITLE_SIZE), width - 2 * MARGIN)
+
+
+def title_bar_height(subtitle: str | None = None, width: int | None = None) -> int:
+    """Height `title_bar` will take, so a renderer can size its canvas before drawing. With
+    `width` (the canvas's), a subtitle too long for one line counts as wrapped (`wrap=True`)."""
+    if not subtitle:
+        return 48
+    lines = len(_subtitle_lines(subtitle, width)) if width else 1
+    return 70 + SUBTITLE_LINE * (max(1, lines) - 1)
+
+
+def title_bar(img: Image.Image, text: str, subtitle: str | None = None, *,
+              wrap: bool = False) -> int:
     """Draw the title bar across the top of `img`; return the y where content may start.
 
-    The title (bold) and optional subtitle (muted, e.g. "Round 3 · Power Up") are shortened
-    with "…" rather than drawn past the edge.
+    The title (bold) is shortened with "…" rather than drawn past the edge; so is the optional
+    subtitle (muted, e.g. "Round 3 · Power Up"), unless `wrap`: then it takes the lines it
+    needs (size the canvas with `title_bar_height(subtitle, width)`), never cut.
     """
     draw = ImageDraw.Draw(img)
     width = img.width
-    height = title_bar_height(subtitle)
+    height = title_bar_height(subtitle, width if wrap else None)
     draw.rectangle((0, 0, width - 1, height - _ACCENT - 1), fill=PANEL)
     draw.rectangle((0, height - _ACCENT, width - 1, height - 1), fill=HIGHLIGHT)
     room = width - 2 * MARGIN
@@ -49,6 +62,9 @@ def title_bar(img: Image.Image, text: str, subtitle: str | None = None) -> int:
               fill=TEXT, font=title_font, anchor="ls")
     if subtitle:
         sub_font = font(SUBTITLE_SIZE)
-        draw.text((MARGIN, 54), fit_text(subtitle, sub_font, room),
-                  fill=MUTED, font=sub_font, anchor="ls")
+        lines = _subtitle_lines(subtitle, width) if wrap else [fit_text(subtitle, sub_font,
+                                                                         room)]
+        for k, line in enumerate(lines):
+            draw.text((MARGIN, 54 + SUBTITLE_LINE * k), line, fill=MUTED, font=sub_font,
+                      anchor="ls")
     return height

@@ -34,7 +34,7 @@ from rendering.dice import draw_die
 from rendering.fonts import font
 from rendering.picture import MAX_ALT_CHARS, Picture, clip_alt, to_png
 from rendering.shapes import draw_rounded, rounded_mask, stamp
-from rendering.text import draw_centred, drawable, fit_text, wrap_text
+from rendering.text import ELLIPSIS, draw_centred, drawable, fit_text, wrap_text
 
 # --- geometry ------------------------------------------------------------------------------------
 
@@ -477,6 +477,21 @@ def render_roster(roster_rows: Iterable[dict[str, Any] | Character | Sequence[st
 
 # --- names drawn safely -------------------------------------------------------------------------
 
+def _plate_label(f: dict[str, Any], fnt, room: float) -> str:
+    """A character's label ("The Accountant (Carol)") for `room` px: when it is too long, the
+    player's name is shortened (names are any length), never the character's; with no room
+    for even a shortened name, the character alone (the seat's colour stripe says whose)."""
+    label, player = f["label"], drawable(f.get("player", ""), fnt)
+    tail = f" ({f.get('player', '')})"
+    if fnt.getlength(drawable(label, fnt)) <= room or not label.endswith(tail):
+        return label
+    head = label[:-len(tail)]
+    name_room = room - fnt.getlength(f"{head} ()")
+    if name_room >= fnt.getlength("Abc" + ELLIPSIS):
+        return f"{head} ({fit_text(player, fnt, name_room)})"
+    return head
+
+
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt, fill: Colour,
           room: float, anchor: str = "lm") -> float:
     """Draw one line clipped to `room` pixels (names made drawable); returns its width."""
@@ -525,9 +540,21 @@ def _draw_row(draw: ImageDraw.ImageDraw, top: int, v: dict[str, Any], f: dict[st
     if total is None and mine and mine.get("arranged"):
         total, small_total = sum(mine["arranged"].values()), "your total"
     right = f"{small_total} {'?' if total is None else total}"
-    special = f"★ {f['special']['name']} " + ("used" if f["special"]["used"] else "ready")
+    state = "used" if f["special"]["used"] else "ready"
     rf, sf = font(BODY, bold=True), font(SMALL)
     mid = top + 8 + ROW_HEAD / 2
+    status_w = _pill_width(status[0], SMALL) + 8 if status is not None else 0
+    # The character's name is never cut: with little room the special is said as "★ ready"
+    # (its name is on the roster and the seat's panel), then the name is drawn smaller.
+    label_font = font(17, bold=True)
+    head = f["label"].removesuffix(f" ({f.get('player', '')})")
+    for special in (f"★ {f['special']['name']} {state}", f"★ {state}"):
+        room = (x1 - 10 - rf.getlength(right) - 12 - sf.getlength(special) - 10 - status_w
+                - (x0 + 22))
+        if label_font.getlength(drawable(head, label_font)) <= room:
+            break
+    else:
+        label_font = font(BODY, bold=True)
     rx = x1 - 10
     draw.text((rx, mid), right, font=rf, fill=TEXT, anchor="rm")
     rx -= rf.getlength(right) + 12
@@ -538,7 +565,8 @@ def _draw_row(draw: ImageDraw.ImageDraw, top: int, v: dict[str, Any], f: dict[st
         w = _pill_width(status[0], SMALL)
         _pill(draw, (rx - w / 2, mid), status[0], status[1], size=SMALL)
         rx -= w + 8
-    _text(draw, (x0 + 22, mid), f["label"], font(17, bold=True), TEXT, rx - (x0 + 22))
+    _text(draw, (x0 + 22, mid), _plate_label(f, label_font, rx - (x0 + 22)),
+          label_font, TEXT, rx - (x0 + 22))
     # The six boxes.
     cells = _fighter_cells(f, mine)
     cw = (x1 - x0 - 16 - 5 * CELL_GAP) / 6
@@ -663,13 +691,13 @@ def public_picture(view: dict[str, Any]) -> Picture:
     room = PUBLIC_W - 2 * MARGIN - 24
     attack, footer = _public_lines(v, room)
     subtitle = _subtitle(v)
-    top = title_bar_height(subtitle) + 10
+    top = title_bar_height(subtitle, PUBLIC_W) + 10
     rows_h = len(v["fighters"]) * ROW_H
     line = 21
     attack_h = (len(attack) * line + 20) if attack else 0
     height = top + rows_h + (attack_h + 8 if attack else 0) + len(footer) * line + MARGIN
     img, draw = new_canvas(PUBLIC_W, height)
-    title_bar(img, v["title"], subtitle)
+    title_bar(img, v["title"], subtitle, wrap=True)
     a = v["attack"] or v["last_attack"]
     rings = _attack_rings(a)
     mine = _private_setup(v)
@@ -709,10 +737,10 @@ def seat_picture(view: dict[str, Any]) -> Picture | None:
     heights = [PAD + HEAD_H + 6 + RING_H + 8 + SPECIAL_H
                + (PRIVATE_H if f["id"] in private else 0) + 6 for f in fighters]
     subtitle = _subtitle(view)
-    top = title_bar_height(subtitle) + 14
+    top = title_bar_height(subtitle, width) + 14
     height = top + sum(heights) + GAP * (len(fighters) - 1) + MARGIN
     img, draw = new_canvas(width, height)
-    title_bar(img, "Your board", subtitle)
+    title_bar(img, "Your board", subtitle, wrap=True)
     a = view["attack"] or view["last_attack"]
     rings = _attack_rings(a)
     y = top

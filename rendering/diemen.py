@@ -318,7 +318,9 @@ def render(view: dict[str, Any]) -> Picture:
         title = f"{name.split(' is ')[0]} · {view['mode']}"   # the mode is never cut off
     subtitle = _subtitle(view)
 
-    top_plate, floor_top = PLATE_TOP, FLOOR_TOP
+    # A subtitle too long for one line wraps (never cut): everything below moves down.
+    extra = title_bar_height(subtitle, WIDTH) - title_bar_height(subtitle)
+    top_plate, floor_top = PLATE_TOP + extra, FLOOR_TOP + extra
     footer_top = floor_top + FLOOR_H + 14
     rows = [_flick_row_lines(f) for f in flicks]
     legend = _legend_lines(view)
@@ -328,7 +330,7 @@ def render(view: dict[str, Any]) -> Picture:
     height = footer_top + footer_h + MARGIN - 6
 
     img, draw = new_canvas(WIDTH, height)
-    title_bar(img, title, subtitle)
+    title_bar(img, title, subtitle, wrap=True)
     for seat in (0, 1):
         _plate(draw, view, seat, top_plate)
     _floor(draw, view, floor_top)
@@ -390,13 +392,20 @@ def _plate(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, top: int)
               font=name_font, fill=TEXT, anchor="lm")
     if tag:
         draw.text((x1 - 12, top + 19), tag, font=tag_font, fill=tag_colour, anchor="rm")
-    draw.text((x0 + 12, top + 50), "Property Damage (20 loses)", font=font(13), fill=MUTED,
-              anchor="ls")
     dmg = side["damage"]
     big = font(24, bold=True)
     num_colour = TEXT if dmg < 15 else (HIGHLIGHT if dmg < LOSING else PAPER)
     out = f"/{LOSING}"
     small = font(14, bold=True)
+    # The label never runs into the number: smaller, then without "(20 loses)" ("/20" says it).
+    room = x1 - x0 - 24 - small.getlength(out) - 2 - big.getlength(str(dmg)) - 6
+    label, label_font = "Property Damage (20 loses)", font(13)
+    for label, size in ((f"Property Damage ({LOSING} loses)", 13),
+                        (f"Property Damage ({LOSING} loses)", 12), ("Property Damage", 13)):
+        label_font = font(size)
+        if label_font.getlength(label) <= room:
+            break
+    draw.text((x0 + 12, top + 50), label, font=label_font, fill=MUTED, anchor="ls")
     draw.text((x1 - 12, top + 51), out, font=small, fill=MUTED, anchor="rs")
     draw.text((x1 - 12 - small.getlength(out) - 2, top + 51), str(dmg), font=big,
               fill=num_colour, anchor="rs")

@@ -12,9 +12,12 @@ For Discord (about 550 px wide on screen; every text with game information at le
   faces and abilities; in 2 vs 2 the ally's dice and the Duo board too. Nothing in it depends
   on what the opponents do, so another player's move never changes a panel.
 - `render_action_board(supers=(), duo=False)`: the printed board for `/kaploom board`, built
-  from ACTION_TABLE (and SUPER_TABLE / DUO_TABLE when asked), with the full effect texts and a
-  legend of faces and requirement symbols, so it can never drift from the rules code. It
-  depends on the tables alone, so it is drawn once per process and then served from a cache.
+  from ACTION_TABLE (and SUPER_TABLE / DUO_TABLE when asked), 550 px wide and at most 1,400 px
+  tall: ATTACK and DEFENSE side by side, POWER UP, supers and Duo board below, each action's
+  words where its short effect does not say it all (left off first where the board would be
+  too tall: the message sent with it lists every action in full), and a legend of faces and
+  requirement symbols, so it can never drift from the rules code. It depends on the tables
+  alone, so it is drawn once per process and then served from a cache.
 
 `render(view)` is the earlier full table (every tri-fold board at 920 px per player), kept for
 the benchmark's before/after comparison and for reading a whole game at once offline; its sums
@@ -179,7 +182,7 @@ def _face_chip(d: Draw, x: float, y: float, face: str, side: int) -> int:
 def _symbol_w(symbol: str, h: int = CHIP) -> int:
     if symbol in FACES:
         return h
-    return round(_length(symbol, max(8, h - 6), True)) + 8
+    return round(_length(symbol, max(11, h - 6), True)) + 8
 
 
 def _symbol(d: Draw, x: float, y: float, symbol: str, h: int = CHIP) -> int:
@@ -191,7 +194,7 @@ def _symbol(d: Draw, x: float, y: float, symbol: str, h: int = CHIP) -> int:
     if d is not None:
         fill = DIE_COLOURS["gray"].fill if "ACT" in symbol else GRID
         draw_rounded(d, (x, y, x + w, y + h), 4, fill=fill)
-        draw_centred(d, (x + w / 2, y + h / 2), symbol, font=font(max(8, h - 6), bold=True),
+        draw_centred(d, (x + w / 2, y + h / 2), symbol, font=font(max(11, h - 6), bold=True),
                      fill=readable_on(fill))
     return round(x + w)
 
@@ -1088,30 +1091,6 @@ def alt_text(v: View) -> str:
 
 # --- the printed board ---------------------------------------------------------------------------
 
-REF_W = 1080
-
-
-def _legend(d: Draw, x: int, y: int, w: int) -> int:
-    """Faces (chip, letter, name) and what each requirement symbol accepts."""
-    cy = y
-    if d is not None:
-        _text(d, (x, cy + 10), "FACES", 13, MUTED, bold=True)
-    fx = x + 70
-    for f in FACES + (BLANK,):
-        _face_chip(d, fx, cy + 1, f, 18)
-        fx = _text(d, (fx + 24, cy + 10), FACE_NAMES[f], 13, TEXT, bold=True) + 16
-    cy += 30
-    for s in SYMBOLS:
-        if s in FACES and s not in ("M", "W"):
-            continue
-        shown: Sequence[str] = ("M", "E", "T", "A", "X") if s == "M" else (s,)
-        text = "a die showing that face, or a Wild" if s == "M" else SYMBOLS[s].text
-        end = _symbols(d, x, cy + 2, shown)
-        _text(d, (max(end, x + 96) + 8, cy + 10), text, 13, TEXT, width=w - 110)
-        cy += 22
-    return cy
-
-
 def render_action_board(supers: Iterable[str] = (), duo: bool = False) -> Picture:
     """The printed board for `/kaploom board`: ACTION_TABLE as the tri-fold, each action with
     its requirement symbols, effect and full text; then each named super's board (SUPER_TABLE)
@@ -1127,13 +1106,22 @@ def render_action_board(supers: Iterable[str] = (), duo: bool = False) -> Pictur
 @lru_cache(maxsize=16)
 def _action_board(names: tuple[str, ...], duo: bool) -> Picture:
     """The printed board depends on the tables alone: drawn once per process and kind, then
-    handed out again (a Picture is immutable)."""
-    height = _reference(None, names, duo)
-    img, d = new_canvas(REF_W, height)
-    title_bar(img, "KAPLOOM! · the action board",
-              "ATTACK and DEFENSE = (base + kickers) × multiplier · "
-              "each action once a round · a die serves one requirement")
-    _reference(d, names, duo)
+    handed out again (a Picture is immutable).
+
+    Drawn 550 px wide for a phone (issue #22): ATTACK and DEFENSE side by side, one line per
+    action (name, requirement symbols, effect); POWER UP, each super and the Duo board below
+    at full width, with each action's words under it where the short effect does not say it
+    all; then the legend. When that is taller than a phone shows (MAX_H), the words are left
+    off the base board's actions, then off every action: the message the picture comes with
+    lists every action's full text. Every super with the Duo board is more than a phone shows
+    with the base board: that picture leaves the base board to `/kaploom board` (said on it)."""
+    for base, words in LAYOUTS:
+        height = _board_550(None, names, duo, words, base)
+        if height <= MAX_H:
+            break
+    img, d = new_canvas(SCREEN_W, height)
+    _head(img, "KAPLOOM! · the action board", BOARD_RULE)
+    _board_550(d, names, duo, words, base)
     alt = "KAPLOOM! action board (action: requirements → effect). " + " ".join(
         f"{title.capitalize()}: " + "; ".join(
             f"{a.name} {' '.join(a.requires)} → {effect_label(a)}"
@@ -1146,63 +1134,173 @@ def _action_board(names: tuple[str, ...], duo: bool) -> Picture:
     return to_png(img, alt, "kaploom-action-board.png")
 
 
-def _reference(d: Draw, names: Sequence[str], duo: bool) -> int:
-    w = REF_W - 2 * MARGIN
-    y = title_bar_height("x") + 12
-    y = _trifold(d, MARGIN, y, w, None, None, ACTION_TABLE, None, None, reference=True) + 14
-    for name in names:
-        y = _super_board(d, MARGIN, y, w, name) + 12
-    if duo:
-        y = _reference_duo(d, MARGIN, y, w) + 12
-    if d is not None:
-        _box(d, (MARGIN, y, MARGIN + w, y + _legend(None, 0, 0, w - 2 * PAD) + 2 * PAD), 12,
-             fill=PANEL)
-    y = _legend(d, MARGIN + PAD, y + PAD, w - 2 * PAD) + PAD
-    return y + MARGIN
+BOARD_RULE = ("ATTACK and DEFENSE = (base + kickers) × multiplier · each action once a round "
+              "· a die serves one requirement")
+REF_CHIP = 16          # requirement symbols on the 550 px board (text 11 px)
+REF_ROW = 21           # an action's line
+REF_WORDS = 12         # an action's words under its line
+REF_GAP = 10
+SYMBOL_COL = 98        # the legend's symbols, then what each accepts
+# (with the base board, which actions keep their words), fullest first (_action_board)
+LAYOUTS = ((True, "all"), (True, "extras"), (True, "none"), (False, "extras"), (False, "none"))
+_PLAIN = ("attack base", "attack kicker", "attack multiplier", "defense base",
+          "defense kicker", "defense multiplier")
 
 
-def _cells(d: Draw, x: int, y: int, w: int, actions: Sequence[Action], cols: int,
-           accent: Colour) -> int:
-    cell_w = (w - (cols - 1) * 8) // cols
-    cy = y
-    for i in range(0, len(actions), cols):
-        row = actions[i:i + cols]
-        hs = [_row_h(None, [("x", GRID)], True, cell_w, a) for a in row]
-        for j, a in enumerate(row):
-            _action_row(d, x + j * (cell_w + 8), cy, cell_w, a,
-                        tags=[(a.panel.upper() + (" · LOCK IN" if a.lock_in else ""), accent)],
-                        accent=accent, reference=True)
-        cy += max(hs) + 6
+def _words_needed(a: Action) -> bool:
+    """Whether an action's text says more than its short effect ("+2", "×3" say it all)."""
+    return not (a.panel in _PLAIN and a.text in (
+        f"{a.panel.split()[0]} base {a.amount}", f"+{a.amount} {a.panel.split()[0]}",
+        f"{a.panel.split()[0]} ×{a.amount}"))
+
+
+def _ref_action(d: Draw, x: int, y: int, w: int, a: Action, colour: Colour,
+                words: bool) -> int:
+    """One action: name, then its symbols and effect at the right (under the name when the
+    line is too narrow); its words below, wrapped. Returns the y below it."""
+    label = effect_label(a)
+    label_w = _length(label, 13, True)
+    name_w = _length(a.name, 13, True)
+    chips_w = symbols_w(a.requires, REF_CHIP)
+    cy = y + REF_ROW / 2
+    one_line = name_w + 4 + chips_w + 4 + label_w <= w
+    _text(d, (x, cy), a.name, 13, TEXT, bold=True)
+    _text(d, (x + w, cy), label, 13, mix(colour, TEXT, 0.45), bold=True, anchor="rm")
+    if one_line:
+        _symbols(d, x + w - label_w - 4 - chips_w, cy - REF_CHIP / 2, a.requires, REF_CHIP)
+        y += REF_ROW
+    else:
+        y += REF_ROW
+        _symbols(d, x, y, a.requires, REF_CHIP)
+        y += REF_CHIP + 4
+    if words and _words_needed(a):
+        for ln in _wrap(a.text, REF_WORDS, w):
+            if d is not None:
+                _text(d, (x, y + 7), ln, REF_WORDS, TOKEN_C)
+            y += 15
+        y += 3
+    return y
+
+
+def _ref_panel(d: Draw, x: int, y: int, w: int, title: str, colour: Colour,
+               sections: Sequence[tuple[str, Sequence[Action]]], words: bool,
+               note: str = "", bottom: int | None = None) -> int:
+    """A board panel: a coloured head, then its sections of actions. Returns its bottom."""
+    inner = w - 2 * 6
+    head = 26
+    note_lines = _wrap(note, SMALL, inner) if note else []
+    cy = y + head + 4 + 17 * len(note_lines)
+    for sec, acts in sections:
+        if sec and sec in SECTION_TITLES and len(sections) > 1 or sec in ("immediate",):
+            cy += 17
+        for a in acts:
+            cy = _ref_action(None, x + 6, cy, inner, a, colour, words)
+    bottom = max(cy + 6, bottom or 0)     # `bottom`: as tall as its neighbour in a row
+    if d is None:
+        return bottom
+    _box(d, (x, y, x + w, bottom), 10, fill=PANEL, outline=colour, width=2)
+    _box(d, (x, y, x + w, y + head), 10, fill=colour)
+    d.rectangle((x + 2, y + head - 8, x + w - 3, y + head - 1), fill=colour)
+    _text(d, (x + w / 2, y + head / 2), title, 14, readable_on(colour), bold=True, anchor="mm",
+          width=w - 16)
+    cy = y + head + 4
+    for ln in note_lines:
+        _text(d, (x + 6, cy + 8), ln, SMALL, TEXT)
+        cy += 17
+    for sec, acts in sections:
+        if sec and sec in SECTION_TITLES and len(sections) > 1 or sec in ("immediate",):
+            _text(d, (x + 6, cy + 9), SECTION_TITLES[sec], 12, mix(colour, TEXT, 0.35),
+                  bold=True, width=inner)
+            cy += 17
+        for a in acts:
+            cy = _ref_action(d, x + 6, cy, inner, a, colour, words)
+    return bottom
+
+
+def _ref_legend(d: Draw, x: int, y: int, w: int) -> int:
+    """Faces (chip and name, flowing onto a second line) and what each symbol accepts."""
+    cy, fx = y, x
+    for f in FACES + (BLANK,):
+        item_w = 18 + 5 + _length(FACE_NAMES[f], 13, True)
+        if fx + item_w > x + w:
+            fx, cy = x, cy + 24
+        _face_chip(d, fx, cy + 1, f, 18)
+        fx = _text(d, (fx + 23, cy + 10), FACE_NAMES[f], 13, TEXT, bold=True) + 14
+    cy += 28
+    for s in SYMBOLS:
+        if s in FACES and s not in ("M", "W"):
+            continue
+        shown: Sequence[str] = ("M", "E", "T", "A", "X") if s == "M" else (s,)
+        text = "a die showing that face, or a Wild" if s == "M" else SYMBOLS[s].text
+        lines = _wrap(text, 12, w - SYMBOL_COL)
+        _symbols(d, x, cy + 1, shown, REF_CHIP)
+        for k, ln in enumerate(lines):
+            if d is not None:
+                _text(d, (x + SYMBOL_COL, cy + 9 + 15 * k), ln, 12, TEXT)
+        cy += max(20, 15 * len(lines) + 5)
     return cy
 
 
-def _super_board(d: Draw, x: int, y: int, w: int, name: str) -> int:
-    start = SUPERS[name]
-    acts = [a for a in SUPER_TABLE if a.board == name]
-    bottom = _cells(None, x + PAD, y + 44, w - 2 * PAD, acts, 3, SUPER_C) + PAD - 6
-    if d is None:
-        return bottom
-    _box(d, (x, y, x + w, bottom), 14, fill=mix(PANEL, SUPER_C, 0.08), outline=SUPER_C,
-         width=2)
-    end = _pill(d, x + PAD, y + 24, f"★ {name}", SUPER_C, size=16)
-    words = (f"{start.side} · {start.health} health · starts with "
-             + ", ".join(start.trait) + " + action die ["
-             + " ".join(start.action_faces) + "]")
-    _text(d, (end + 10, y + 24), words, 13, TEXT, bold=True, width=x + w - end - PAD - 10)
-    _cells(d, x + PAD, y + 44, w - 2 * PAD, acts, 3, SUPER_C)
-    return bottom
-
-
-def _reference_duo(d: Draw, x: int, y: int, w: int) -> int:
-    bottom = _cells(None, x + PAD, y + 44, w - 2 * PAD, DUO_TABLE, 3, DUO_C) + PAD - 6
-    if d is None:
-        return bottom
-    _box(d, (x, y, x + w, bottom), 14, fill=mix(PANEL, DUO_C, 0.06), outline=DUO_C, width=2)
-    end = _pill(d, x + PAD, y + 24, "DUO BOARD · 2 vs 2", DUO_C, size=16)
-    _text(d, (end + 10, y + 24), "between allies; fed by dice of either ally", 13, TEXT,
-          bold=True)
-    _cells(d, x + PAD, y + 44, w - 2 * PAD, DUO_TABLE, 3, DUO_C)
-    return bottom
+def _board_550(d: Draw, names: Sequence[str], duo: bool, words: str, base: bool = True) -> int:
+    """Draw (or with d=None measure) the 550 px action board; returns its height."""
+    w = SCREEN_W - 2 * MARGIN
+    y = _head_h(BOARD_RULE) + 12
+    base_words = words == "all"
+    extra_words = words != "none"
+    half = (w - REF_GAP) // 2
+    (a_title, a_col, a_secs), (d_title, d_col, d_secs), (p_title, p_col, p_secs) = \
+        _columns(ACTION_TABLE)
+    if base:
+        bottom = max(_ref_panel(None, MARGIN, y, half, a_title, a_col, a_secs, base_words),
+                     _ref_panel(None, MARGIN + half + REF_GAP, y, half, d_title, d_col, d_secs,
+                                base_words))
+        if d is not None:
+            for i, (title, colour, secs) in enumerate(((a_title, a_col, a_secs),
+                                                       (d_title, d_col, d_secs))):
+                _ref_panel(d, MARGIN + i * (half + REF_GAP), y, half, title, colour, secs,
+                           base_words)
+        y = bottom + REF_GAP
+        y = _ref_panel(d, MARGIN, y, w, p_title, p_col, p_secs, base_words) + REF_GAP
+    else:
+        lines = _wrap("The base board (ATTACK, DEFENSE, POWER UP) is the picture of "
+                      "/kaploom board; its actions are listed in the message too.", BODY, w)
+        for ln in lines:
+            if d is not None:
+                _text(d, (MARGIN, y + 9), ln, BODY, TEXT)
+            y += 19
+        y += 8
+    # Supers two to a row (each half the width), a last odd one at full width.
+    for i in range(0, len(names), 2):
+        pair = names[i:i + 2]
+        pw = half if len(pair) == 2 else w
+        bottoms = []
+        for j, name in enumerate(pair):
+            start = SUPERS[name]
+            note = (f"{start.side} · {start.health} health · starts with "
+                    + ", ".join(start.trait) + " + action die ["
+                    + " ".join(start.action_faces) + "]")
+            acts = [a for a in SUPER_TABLE if a.board == name]
+            px = MARGIN + j * (half + REF_GAP)
+            bottoms.append(_ref_panel(None, px, y, pw, f"★ {name}", SUPER_C, [("", acts)],
+                                      extra_words, note))
+        if d is not None:
+            for j, name in enumerate(pair):
+                start = SUPERS[name]
+                note = (f"{start.side} · {start.health} health · starts with "
+                        + ", ".join(start.trait) + " + action die ["
+                        + " ".join(start.action_faces) + "]")
+                acts = [a for a in SUPER_TABLE if a.board == name]
+                _ref_panel(d, MARGIN + j * (half + REF_GAP), y, pw, f"★ {name}", SUPER_C,
+                           [("", acts)], extra_words, note, bottom=max(bottoms))
+        y = max(bottoms) + REF_GAP
+    if duo:
+        y = _ref_panel(d, MARGIN, y, w, "DUO BOARD · 2 vs 2", DUO_C, [("", DUO_TABLE)],
+                       extra_words, "between allies; fed by dice of either ally") + REF_GAP
+    legend_h = _ref_legend(None, 0, 0, w - 2 * PAD)
+    if d is not None:
+        _box(d, (MARGIN, y, MARGIN + w, y + legend_h + 2 * PAD - 6), 10, fill=PANEL)
+        _ref_legend(d, MARGIN + PAD, y + PAD - 2, w - 2 * PAD)
+    return y + legend_h + 2 * PAD - 6 + MARGIN
 
 
 # --- pictures for a 550 px display: the compact public board and a seat's own screen -----------
@@ -1216,8 +1314,20 @@ SCREEN_W = 550
 BODY = 14          # body text
 SMALL = 13         # the smallest text with game information
 NAME = 16
+SUB = 15           # the subtitle under the title bar, as rendering.canvas draws it
+FACE_CHIP = 22     # a face of a die in a panel's dice list (its letter 15 px, 11 px tall)
 HERO_C = DIE_COLOURS["blue"].fill
 VILLAIN_C = DIE_COLOURS["red"].fill
+
+
+def _head_h(subtitle: str) -> int:
+    """Height of `_head`: the title bar with its subtitle wrapped, never cut off ("Bob is
+    first player" must be read whole)."""
+    return title_bar_height(drawable(subtitle, font(SUB)), SCREEN_W)
+
+
+def _head(img, title: str, subtitle: str) -> None:
+    title_bar(img, title, drawable(subtitle, font(SUB)), wrap=True)
 
 
 def _line(d: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour,
@@ -1312,7 +1422,8 @@ def public_picture(view: dict[str, Any]) -> Picture:
     who has locked in, what everybody may know; then the last fight with its sums."""
     v = view
     room = SCREEN_W - 2 * MARGIN
-    extra = {p["seat"]: [ln for text in _player_lines(v, p) for ln in _wrap(text, SMALL, room - 16)]
+    extra = {p["seat"]: [ln for text in _player_lines(v, p)
+                         for ln in _wrap(text, SMALL, room - 24)]
              for p in v["players"]}
     fight = [(ln, size, colour, bold) for text, size, colour, bold in _fight_lines(v)
              for ln in _wrap(text, size, room - 24, bold)]
@@ -1322,13 +1433,13 @@ def public_picture(view: dict[str, Any]) -> Picture:
                    "Phase 1 is secret: dice are placed behind the screens, then revealed.",
                    SMALL, room)
     subtitle = _subtitle(v)
-    top = title_bar_height(subtitle) + 10
+    top = _head_h(subtitle) + 10
     rows_h = sum(PLAYER_ROW + 18 * len(extra[p["seat"]]) + 8 for p in v["players"])
     fight_h = (len(fight) * 19 + 20) if fight else 0
     height = (top + rows_h + (fight_h + 10 if fight else 0) + len(result_lines) * 20
               + len(legend) * 18 + MARGIN + 6)
     img, d = new_canvas(SCREEN_W, height)
-    title_bar(img, "KAPLOOM!", drawable(subtitle, font(15)))
+    _head(img, "KAPLOOM!", subtitle)
     y = top
     for p in v["players"]:
         h = PLAYER_ROW + 18 * len(extra[p["seat"]])
@@ -1372,6 +1483,8 @@ def public_picture(view: dict[str, Any]) -> Picture:
 
 DIE_SIDE = 34
 DIE_ROW = 44
+DIE_ROW_TIGHT = 32
+MAX_H = 1400         # taller, and a phone shows a picture shrunk or cut
 
 
 def _die_rows(v: View, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -1430,15 +1543,22 @@ def seat_picture(view: dict[str, Any]) -> Picture | None:
             + (f" for {names[b['ally']]}" if b.get("ally") is not None else "")
             for b in duo["board"]), BODY, room)
     subtitle = f"{me['name']} · {me['health']}/{me['max_health']} health · " + _subtitle(v)
-    top = title_bar_height(subtitle) + 10
-    heights = [34 + len(rows) * DIE_ROW + len(lines) * 20 + 10 for _, rows, lines in blocks]
+    top = _head_h(subtitle) + 10
     legend = _wrap("Faces: M Might, E Energy, T Toughness, A Agility, X X-Factor, W Wild "
                    "(counts as any), blank square: blank.", SMALL, room)
-    height = (top + sum(heights) + 10 * len(heights) + len(duo_lines) * 20
-              + len(legend) * 18 + MARGIN + 6)
+    # A team with many dice gets lower rows (the die's id and colour on one line), so the
+    # panel stays within what a phone shows (MAX_H).
+    for row_h in (DIE_ROW, DIE_ROW_TIGHT):
+        heights = [34 + len(rows) * row_h + len(lines) * 20 + 10 for _, rows, lines in blocks]
+        height = (top + sum(heights) + 10 * len(heights) + len(duo_lines) * 20
+                  + len(legend) * 18 + MARGIN + 6)
+        if height <= MAX_H:
+            break
+    tight = row_h == DIE_ROW_TIGHT
+    side = DIE_SIDE if not tight else row_h - 6
+    chip = FACE_CHIP if not tight else FACE_CHIP - 2
     img, d = new_canvas(SCREEN_W, height)
-    title_bar(img, "Your screen" if v["stage"] == "assign" else "Your dice",
-              drawable(subtitle, font(15)))
+    _head(img, "Your screen" if v["stage"] == "assign" else "Your dice", subtitle)
     y = top
     for (p, rows, lines), h in zip(blocks, heights):
         draw_rounded(d, (MARGIN, y, SCREEN_W - MARGIN, y + h), 10, fill=PANEL, outline=GRID,
@@ -1448,20 +1568,26 @@ def seat_picture(view: dict[str, Any]) -> Picture | None:
         ty = y + 34
         for die in rows:
             x = MARGIN + 12
-            _die(d, x, ty + 2, DIE_SIDE, die["colour"], die["up"])
-            _line(d, x + DIE_SIDE + 8, ty + 12, die["id"], BODY, TEXT, 40, bold=True)
-            _line(d, x + DIE_SIDE + 8, ty + 30, die["colour"] if die["kind"] == "trait"
-                  else "action", SMALL, MUTED, 60)
-            fx = x + DIE_SIDE + 70
+            mid = ty + row_h / 2 - 1
+            _die(d, x, mid - side / 2, side, die["colour"], die["up"])
+            kind = die["colour"] if die["kind"] == "trait" else "action"
+            if tight:
+                right = _line(d, x + side + 8, mid, die["id"], BODY, TEXT, 40, bold=True)
+                _line(d, right + 5, mid, kind, SMALL, MUTED, 60)
+                fx = x + side + 92
+            else:
+                _line(d, x + side + 8, ty + 12, die["id"], BODY, TEXT, 40, bold=True)
+                _line(d, x + side + 8, ty + 30, kind, SMALL, MUTED, 60)
+                fx = x + side + 64
             for f in die["faces"]:
-                _face_chip(d, fx, ty + 12, f, 18)
-                fx += 21
+                _face_chip(d, fx, mid - chip / 2, f, chip)
+                fx += chip + 2
             if die["on"]:
-                _line(d, fx + 8, ty + 21, "on " + die["on"], BODY, HIGHLIGHT,
+                _line(d, fx + 8, mid, "on " + die["on"], BODY, HIGHLIGHT,
                       SCREEN_W - MARGIN - 12 - fx - 8, bold=True)
             elif die["up"] is not None and v["stage"] == "assign":
-                _line(d, fx + 8, ty + 21, "unplaced", SMALL, MUTED, 100)
-            ty += DIE_ROW
+                _line(d, fx + 8, mid, "unplaced", SMALL, MUTED, 100)
+            ty += row_h
         for ln in lines:
             _line(d, MARGIN + 12, ty + 8, ln, BODY, TEXT, room - 24)
             ty += 20

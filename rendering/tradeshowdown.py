@@ -44,7 +44,7 @@ from rendering.dice import draw_die, ring_margin, size_tag
 from rendering.fonts import font
 from rendering.picture import MAX_ALT_CHARS, Picture, to_png
 from rendering.shapes import SUPERSAMPLE, draw_rounded, int_box, rounded_mask, stamp
-from rendering.text import draw_centred, drawable, fit_text, wrap_text
+from rendering.text import ELLIPSIS, draw_centred, drawable, fit_text, wrap_text
 
 # --- look ---------------------------------------------------------------------------------------
 
@@ -761,23 +761,43 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
 
 # --- bottom: attack order and the banner ---------------------------------------------------------
 
-def _order_chips(view: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def _order_chips(view: dict[str, Any], fnt=None,
+                 room: float | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The attack order as chip texts. With `fnt` and `room`, a chip too long for the board
+    has its players' names shortened (the longest first), never the attack's words."""
     many = len(view["fighters"]) > 2
     cur = _current_index(view)
     out = []
     for k, e in enumerate(view["attack_order"]):
         f = view["fighters"][e["seat"]]
-        aim = f" → {_who(view, f['target'])}" if many and f["target"] is not None else ""
-        depth = f"depth {e['depth']}" + (f" (×2 = {e['order']})" if e["order"] != e["depth"]
-                                          else "")
-        if e["kind"] == "special":
-            what = "combo: special attack"
-        else:
-            n = e["width"]
-            what = f"{n} slash{'es' if n != 1 else ''} ≤ {e['height']}"
-        tick = "✓ " if e["done"] else "▶ " if k == cur else ""
-        out.append((f"{tick}{_who(view, e['seat'])}{aim}: {what} · {depth}", e))
+        names = [_who(view, e["seat"])] + (
+            [_who(view, f["target"])] if many and f["target"] is not None else [])
+        text = _order_text(view, k, e, cur, names)
+        if fnt is not None and room is not None:
+            for _ in range(2):
+                excess = fnt.getlength(text) - room
+                if excess <= 0:
+                    break
+                i = max(range(len(names)), key=lambda j: fnt.getlength(names[j]))
+                names[i] = fit_text(names[i], fnt, max(fnt.getlength(names[i]) - excess,
+                                                       fnt.getlength("Ab" + ELLIPSIS)))
+                text = _order_text(view, k, e, cur, names)
+        out.append((text, e))
     return out
+
+
+def _order_text(view: dict[str, Any], k: int, e: dict[str, Any], cur: int | None,
+                names: list[str]) -> str:
+    aim = f" → {names[1]}" if len(names) > 1 else ""
+    depth = f"depth {e['depth']}" + (f" (×2 = {e['order']})" if e["order"] != e["depth"]
+                                      else "")
+    if e["kind"] == "special":
+        what = "combo: special attack"
+    else:
+        n = e["width"]
+        what = f"{n} slash{'es' if n != 1 else ''} ≤ {e['height']}"
+    tick = "✓ " if e["done"] else "▶ " if k == cur else ""
+    return f"{tick}{names[0]}{aim}: {what} · {depth}"
 
 
 def _current_index(view: dict[str, Any]) -> int | None:
@@ -846,8 +866,9 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     width = 2 * MARGIN + PANEL_W
     content_w = width - 2 * MARGIN
 
-    chips = _order_chips(view)
-    of = font(CHIP_SIZE if not tiles else 15, bold=True)
+    # Three or more fighters name a target in each chip: a smaller size keeps the words whole.
+    of = font(CHIP_SIZE if not tiles and len(view["fighters"]) <= 2 else 15, bold=True)
+    chips = _order_chips(view, of, content_w - 20)
     order_widths = [min(_chip_w(t, of), content_w) for t, _ in chips]
     order_pos, order_h = _flow(order_widths, content_w)
     order_block = (24 + order_h + 14) if chips else 0
@@ -859,7 +880,7 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     subtitle = f"Round {view['round']} of {view['round_limit']} · {PHASES.get(view['phase'])}"
     if view["you"] is not None:
         subtitle += f" · {_who(view, view['you'])}'s own view"
-    top = title_bar_height(subtitle)
+    top = title_bar_height(subtitle, width)
     # Two full panels, tightened, then tiles: the first that a phone shows whole (MAX_H).
     layouts = [(True, False)] if tiles else [(False, False), (False, True)] + (
         [(True, False)] if only is None else [])
@@ -875,7 +896,7 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
         if height <= MAX_H:
             break
     img, draw = new_canvas(width, height)
-    title_bar(img, "TradeShowdown", fit_text(subtitle, font(15), content_w))
+    title_bar(img, "TradeShowdown", subtitle, wrap=True)
 
     y = top + MARGIN
     for r in range(rows):
