@@ -173,6 +173,10 @@ class Tables:
         # Other deadlines the one scheduler serves (the lobby's challenge expiry): each is
         # called with the time at every pass and claims its own work.
         self.due_hooks: list[Callable[[], Awaitable[Any]]] = []
+        # Abandoned seats (issue #25): asked (row, game, seat, until) when a player's timeout
+        # would make other players lose with them (a 2 vs 2 team); True when the others were
+        # offered to let the bot finish that seat (bot/zombie.py).
+        self.on_abandon: Callable[[GameRow, Game, int, float], Awaitable[bool]] | None = None
 
     def listener(self, kind: str) -> Listener:
         return self.listeners.get(kind, self.quiet)
@@ -564,6 +568,8 @@ class Tables:
                     events = game.table_move(idle[0], move)
                     entries.append(Entry(idle[0], move, [e.to_json() for e in events]))
                     idle = []
+                if await self._offer_seat(row, game, idle):
+                    return None  # the others are asked first (abandoned seats, below)
                 for seat in idle:
                     if seat not in game.actors():
                         continue  # an earlier timeout move already settled this seat
@@ -585,6 +591,76 @@ class Tables:
                 return None  # a move (or another process) got there first
         await self._publish(played)
         return played
+
+    # abandoned seats (issue #25, bot/zombie.py) ---------------------------------------------
+    ABANDON_KEY = "abandoned"  # row.extra: {seat: until} of the seats offered to the bot
+
+    async def _offer_seat(self, row: GameRow, game: Game, idle: list[int]) -> bool:
+        """A player of a game of more than two ran out of time with no move the referee could
+        make: where the game goes on without them (the rules allow it), it does. Where their
+        forfeit would make others lose with them (their team), those others are first offered
+        to let the bot finish the seat, for one more turn's time; unanswered, the seat
+        forfeits at the next expiry as before. True when such an offer was made."""
+        if self.on_abandon is None or game.players <= 2 or (row.extra or {}).get(UNRATED):
+            return False
+        asked = dict((row.extra or {}).get(self.ABANDON_KEY) or {})
+        for seat in idle:
+            if game.timeout_move(seat) or str(seat) in asked:
+                continue
+            trial = game.copy()
+            try:
+                trial.table_move(seat, "timeout")
+            except RuleError:
+                continue
+            outcome = trial.outcome()
+            if outcome is None:
+                continue  # the game goes on without them
+            dragged = [s for s in range(game.players) if s != seat and s not in idle
+                       and s not in outcome.winners and row.players[s] != row.players[seat]]
+            if not dragged:
+                continue
+            now = self.clock()
+            until = now + self.turn_timer
+            try:
+                if not await self.on_abandon(row, game, seat, until):
+                    continue
+            except Exception:
+                log.exception("game %s: offering seat %s to the bot failed", row.id, seat)
+                continue
+            asked[str(seat)] = until
+            row.extra = await self.store.update_extra(row.id, **{self.ABANDON_KEY: asked})
+            await self.store.set_deadline(row.id, until, "turn", now=now)
+            self._arm(dataclasses.replace(row, deadline=until, deadline_kind="turn",
+                                          reminded=False, timer_start=now))
+            return True
+        return False
+
+    async def take_seat(self, game_id: int, seat: int, bot_user_id: int, by: int,
+                        level: str = "normal") -> GameRow:
+        """The bot finishes an abandoned seat (offered by `_offer_seat`), asked by another
+        player of the game: the seat is the bot's from now on (a practice seat at `level`) and
+        the game counts for nobody. RuleError when the offer is not open."""
+        async with self.lock(game_id):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                raise GameClosed(f"Game #{game_id} is over.")
+            asked = (row.extra or {}).get(self.ABANDON_KEY) or {}
+            if str(seat) not in asked or row.players[seat] == bot_user_id:
+                raise IllegalMoveError("That seat is not waiting for the bot any more.")
+            if by not in row.players or row.players.index(by) == seat or by == row.players[seat]:
+                raise NotAPlayer("Only the other players of this game can hand the seat to "
+                                 "the bot.")
+            zombies = sorted(set((row.extra or {}).get("zombie") or []) | {seat})
+            row = await self.store.replace_seat(game_id, seat, bot_user_id, {
+                UNRATED: level, "zombie": zombies, ratings.UNRATED_KEY: "zombie",
+                self.ABANDON_KEY: {k: v for k, v in asked.items() if k != str(seat)}})
+            now = self.clock()
+            deadline = now + self.turn_timer
+            await self.store.set_deadline(game_id, deadline, "turn", now=now)
+            row.deadline, row.deadline_kind, row.timer_start = deadline, "turn", now
+            row.reminded = False
+            self._arm(row)
+            return row
 
     async def resume(self) -> int:
         """After a restart: do what fell due while nobody was running (deadlines, lost

@@ -3,6 +3,7 @@ stats — and the answers to challenge buttons."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import logging
@@ -23,7 +24,7 @@ from bot.store import GameRow
 from bot.tables import GameClosed
 from bot.ui import RulesPageButton, reply, view_of
 from bot import profile as ratings_ui
-from bot import turns
+from bot import turns, zombie
 
 GAME_CHOICES = [app_commands.Choice(name=k, value=k) for k in KINDS]
 
@@ -133,12 +134,15 @@ class Games(commands.GroupCog, group_name="games",
         super().__init__()
 
     async def cog_load(self) -> None:
+        # Abandoned seats (issue #25): the table asks the others through bot/zombie.py.
+        self.bot.tables.on_abandon = functools.partial(zombie.offer, self.bot)
         await self.lobby.resume()
         # Every slash command passes this check first: a forged payload (Discord's client
         # would never send it) is refused in words before any command sees its options.
         self.bot.tree.interaction_check = self.check_options
 
     async def cog_unload(self) -> None:
+        self.bot.tables.on_abandon = None
         self.lobby.close()
         self.bot.tree.__dict__.pop("interaction_check", None)
 
@@ -419,7 +423,8 @@ class Games(commands.GroupCog, group_name="games",
 
 async def setup(bot: commands.Bot) -> None:
     from bot import rematch
-    bot.add_dynamic_items(*ratings_ui.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*ratings_ui.DYNAMIC_ITEMS, *rematch.DYNAMIC_ITEMS,
+                          *zombie.DYNAMIC_ITEMS)
     await bot.add_cog(Games(bot))
     # /help comes with the lobby until bot/app.py lists "cogs.help" among its extensions.
     if "cogs.help" not in bot.extensions:

@@ -462,6 +462,22 @@ class Store(abc.ABC):
             for (scope, ladder), lines in grouped.items():
                 await self._write_history(scope, ladder, lines, now)
 
+    async def replace_seat(self, game_id: int, seat: int, user_id: int,
+                           extra: dict[str, Any]) -> GameRow:
+        """A running game's seat changes hands (the bot finishes an abandoned seat), with the
+        game's notes merged, in one transaction holding the row."""
+        async with self.transaction():
+            row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?"
+                                  f"{self.FOR_UPDATE}", (game_id,))
+            game = _game(row)
+            game.players[seat] = user_id
+            game.extra.update(extra)
+            await self._exec("UPDATE games SET players=?, extra=? WHERE id=?",
+                             (json.dumps(game.players), json.dumps(game.extra), game_id))
+            await self._exec("UPDATE game_players SET user_id=? WHERE game_id=? AND seat=?",
+                             (user_id, game_id, seat))
+        return game
+
     # ---- a player's settings ---------------------------------------------------------------------
     async def turn_notice(self, user_id: int) -> str:
         """How the player is told it is their turn: 'ping' (the default), 'dm' or 'none'."""
