@@ -144,6 +144,8 @@ class GameCog(commands.GroupCog):
 
     KIND: ClassVar[str] = ""
     VOTE_SECONDS: ClassVar[int] = 60
+    # The command that shows a game's board (KAPLOOM!'s `board` is its action board).
+    BOARD_COMMAND: ClassVar[str] = "board"
     # What the "Type a move" form shows as its example, in this game's notation.
     MOVE_EXAMPLE: ClassVar[str] = ""
     # Component tags the base handles; a game adds its own with @on_component("tag").
@@ -363,8 +365,9 @@ class GameCog(commands.GroupCog):
             names = "other players"
         state = "finished" if row.status != "active" else "being played"
         return (f"You are not playing in this game: this {self.engine.TITLE} game (#{row.id}) "
-                f"is {names}'s, and it is {state}. You can watch it here (`/{self.KIND} board` shows the board to you alone). "
-                f"To play, start your own: `/{self.KIND} challenge`.")
+                f"is {names}'s, and it is {state}. You can watch it here (`/{self.KIND} "
+                f"{self.BOARD_COMMAND}` shows the board to you alone). To play, start your "
+                f"own: `/{self.KIND} challenge`.")
 
     # ---- the table's listener ----------------------------------------------------------------
     def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
@@ -417,7 +420,8 @@ class GameCog(commands.GroupCog):
         board_failed = None
         if channel is not None:
             try:
-                await self._post_turn(row, game, channel, lines, played.cause)
+                await self._post_turn(row, game, channel, lines, played.cause,
+                                      mover=played.by if played.cause == "move" else None)
             except discord.HTTPException as e:
                 # The move stands; the outbox publishes it again (or the next move does).
                 board_failed = e
@@ -441,7 +445,7 @@ class GameCog(commands.GroupCog):
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         """The game's first message: who plays, how to win, what to do first."""
-        names = " vs ".join(f"**{game.name(i)}**" for i in range(game.players))
+        names = game.versus([f"**{n}**" for n in game.names], game.options)
         out = [f"🎲 **{self.engine.TITLE}** — game #{row.id}: {names}"]
         goal, first = guide_lines(self.KIND)
         out += [line for line in (goal, first) if line]
@@ -511,10 +515,11 @@ class GameCog(commands.GroupCog):
             return lines, items
 
     async def _post_turn(self, row: GameRow, game: Game, channel, lines: list[str],
-                         cause: str) -> None:
+                         cause: str, mover: int | None = None) -> None:
         """One message per turn: status line, what happened this turn, the board and the
         buttons. Steps inside the turn edit it; a new turn posts a new one (pinging only who
-        must act) and takes the buttons off the old."""
+        must act, but not `mover`, who just moved and is at the table) and takes the buttons
+        off the old."""
         items: list[discord.ui.Item] = []
         if game.outcome() is None:
             acting = [s for s in self.must_act(game) if not self.bot_seat(row, s)]
@@ -557,7 +562,7 @@ class GameCog(commands.GroupCog):
             panel.picture = await self.picture(row, game, None)
         try:
             msg_id = await self._show_turn(row, game, channel, panel, before, old_id,
-                                           same_turn)
+                                           same_turn, mover)
         except discord.HTTPException:
             # The move stands and the outbox will publish again: keep what this message was
             # to say, so the next try (or the next move) says it.
@@ -571,7 +576,8 @@ class GameCog(commands.GroupCog):
                   "posted": True, "through": row.version})
 
     async def _show_turn(self, row: GameRow, game: Game, channel, panel: Panel,
-                         before: list[str], old_id: int | None, same_turn: bool) -> int:
+                         before: list[str], old_id: int | None, same_turn: bool,
+                         mover: int | None = None) -> int:
         """Edit the turn's message, or post the new turn's (pinging who must act) and take the
         buttons off the old one; the id of the message that now shows the turn."""
         if same_turn:
@@ -593,7 +599,7 @@ class GameCog(commands.GroupCog):
             me = self.bot.user.id if self.bot.user is not None else None
             pinged = [discord.Object(uid) for uid in dict.fromkeys(
                 row.players[s] for s in self.must_act(game) if game.outcome() is None)
-                if uid != me]  # a practice bot is not pinged to play its own seat
+                if uid not in (me, mover)]  # nor a practice bot, nor who just moved
             pinged, by_dm = await turns.split(self.bot, pinged)  # issue #25: each player's choice
             if pinged and game.outcome() is None:
                 panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "

@@ -298,7 +298,7 @@ class Lobby:
             extra = {**(extra or {}), ratings.UNRATED_KEY: "off"}
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         seat_names = names or [safe_name(await self._name(interaction, u)) for u in players]
-        who = " vs ".join(plain_name(n) for n in seat_names)
+        who = load(kind).versus([plain_name(n) for n in seat_names], options)
         try:
             thread = await channel.create_thread(
                 name=f"{title}: {who}{label}"[:100], type=discord.ChannelType.public_thread,

@@ -57,6 +57,7 @@ class KaploomCog(GameCog, group_name="kaploom",
                  group_description="KAPLOOM!: heroes and villains build dice and slug it out"):
     KIND = KIND
     MOVE_EXAMPLE = "assign POW d2 d4"
+    BOARD_COMMAND = "table"  # `/kaploom board` is the action board
 
     def panel_phase(self, game: Game) -> str:
         return "{stage}:{round}".format(**game.view(None))
@@ -77,9 +78,6 @@ class KaploomCog(GameCog, group_name="kaploom",
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         return [f"🎲 **KAPLOOM!** — game #{row.id}: {game.versus(game.names, game.options)}",
                 f"🎯 **Goal:** {game.goal()}.", *super().opening_lines(row, game)[2:]]
-
-    def spectator_text(self, row: GameRow) -> str:  # the game's board is `table` here
-        return super().spectator_text(row).replace(f"/{KIND} board", f"/{KIND} table")
 
     # ---- the secret panel -----------------------------------------------------------------------
     def panel_text(self, row: GameRow, game: Game, seat: int, ally: bool = True) -> str:

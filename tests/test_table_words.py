@@ -82,3 +82,15 @@ def test_a_challenge_to_an_exclaimed_title_says_it_once():
     assert "**KAPLOOM!** Accept" in lobby.challenge_text(ch)
     ch["kind"] = "deathbydice"
     assert "**Death by Dice**! Accept" in lobby.challenge_text(ch)
+
+
+async def test_a_new_turn_pings_who_must_act_but_not_who_just_moved(fake, world):
+    row = await start_game(fake, world)
+    await fake.invoke(pick(fake, fake.dms_to(world.alice)[-1], "call heads", world.alice))
+    mark = len(fake.requests)
+    await fake.invoke(pick(fake, fake.dms_to(world.bob)[-1], "call tails", world.bob))
+    posts = [r for r in fake.requests[mark:] if r.method == "POST"
+             and r.args.get("channel_id") == row.thread_id]
+    [card] = [r for r in posts if "The coin shows" in (r.body.get("content") or "")]
+    pinged = {int(u) for u in (card.body.get("allowed_mentions") or {}).get("users") or []}
+    assert world.alice.id in pinged and world.bob.id not in pinged

@@ -301,6 +301,11 @@ class Game:
         Default: as chosen."""
         return dict(chosen)
 
+    @classmethod
+    def versus(cls, names: Sequence[str], options: dict[str, Any] | None = None) -> str:
+        """Who plays whom, by name ("Alice vs Bob"; a team game says its teams)."""
+        return " vs ".join(names)
+
     # Options every game the bots play needs (a bot cannot do what a person does at a table).
     BOT_OPTIONS: ClassVar[dict[str, Any]] = {}
     # Said when a practice game starts, when playing against the bot differs from the table.
