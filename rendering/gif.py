@@ -194,8 +194,7 @@ def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
         lut = list(range(256))
     # CLEAR repeats entry 0's colour: a pixel that found it takes entry 0, the same colour.
     lut = [0 if i == CLEAR else i for i in lut]
-    indices = Image.frombytes("L", img.size, img.tobytes()).point(lut)
-    out = Image.frombytes("P", img.size, indices.tobytes())
+    out = img.point(lut)  # on a 'P' image: its indices mapped, in place of a copy via bytes
     out.putpalette(palette.getpalette() or [])
     return out
 
