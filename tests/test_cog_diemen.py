@@ -741,7 +741,8 @@ async def test_full_simulated_game_through_buttons_and_lists(fake, world, fixed_
     text = thread_text(fake, row)
     assert ("wins" in text or "Draw" in text) and outcome.reason in text
     last = fake.messages_in(row.thread_id)[-1]
-    assert last.custom_ids == [] and last.files   # the final board, no buttons
+    # the final board, no buttons but Rematch (issue #25)
+    assert [c for c in last.custom_ids if not c.startswith("rm:")] == [] and last.files
     # every picture in the thread is a real PNG with alt text
     files = [f for m in fake.messages_in(row.thread_id) for f in m.files]
     assert len(files) >= len(turns)
