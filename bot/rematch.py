@@ -130,6 +130,12 @@ async def _practice_rematch(interaction: discord.Interaction, row: Any, players:
     bot = interaction.client
     me = bot.user
     person = interaction.user
+    mine = [r for r in await bot.store.games_of_user(person.id)
+            if r.extra.get(practice.PRACTICE_KEY) and me.id in r.players]
+    if len(mine) >= practice.MAX_OPEN:
+        raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
+                        f"{practice.MAX_OPEN}). Finish one, or resign it with `/games resign`, "
+                        "then ask for the rematch again.")
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
     bots = sum(1 for u in players if u == me.id)
