@@ -319,3 +319,33 @@ async def test_leaderboard_and_place(db_target):  # noqa: F811
         assert len(hist) == 9 and hist[-1][3] == "loss"
     finally:
         await store.close()
+
+
+async def test_the_rebuild_command(tmp_path, capsys):
+    """`python -m bot ratings rebuild --database FILE [--guild ID]`: exit 0, what it did, and
+    the numbers live play wrote."""
+    import asyncio
+
+    from bot.__main__ import main
+    path = tmp_path / "r.db"
+    store = await Store.open(path)
+    game = load("slideslam").new(2)
+    game.table_move(1, "resign")
+    gid = await store.create_game("slideslam", 7, 7, 7, [1, 2], game.options, "s",
+                                  game.to_json())
+    await store.set_status(gid, "finished")
+    st = standing("slideslam", 2, game.options, game.to_json(), [("2", "resign")])
+    await store._results(gid, 7, "slideslam", {1: "win", 2: "loss"}, 5.0)
+    await store._rate(gid, 7, [1, 2], {1: "win", 2: "loss"}, st, 5.0)
+    live = await snapshot(store)
+    await store.close()
+    code = await asyncio.to_thread(main, ["ratings", "rebuild", "--database", str(path),
+                                          "--guild", "7"])
+    assert code == 0 and "server 7: 1 rated games" in capsys.readouterr().err
+    code = await asyncio.to_thread(main, ["ratings", "rebuild", "--database", str(path)])
+    assert code == 0 and "every server" in capsys.readouterr().err
+    store = await Store.open(path)
+    try:
+        assert await snapshot(store) == live and live[0]
+    finally:
+        await store.close()
