@@ -57,7 +57,9 @@ def decide(kind: str, players: int, options: dict, names: list[str],
         seen = seen_from_record(kind, players, options, names, record, seat)
     else:
         seen = _followed(follow, kind, players, options, names, record, seat)
-    return make(level, seen).choose(view, legal, random.Random(salt))
+    # salted with what the seat saw (`Seen.moves`), never the record's length: a rival's
+    # unseen moves are entries of the record too, and their number is no bot's to know
+    return make(level, seen).choose(view, legal, random.Random(f"{salt}:{seen.moves}"))
 
 
 class _Follow:
@@ -228,7 +230,7 @@ class PracticeDriver:
             record = [(_actor(a), m) for a, m in await self.tables.store.entries(game_id)]
             think = functools.partial(
                 decide, row.kind, game.players, dict(row.options), list(game.names), record,
-                seat, level, f"{game_id}:{len(record)}:{seat}", game.view(seat),
+                seat, level, f"{game_id}:{seat}", game.view(seat),
                 game.legal(seat), follow=(self.bot_user_id, game_id, seat))
             if self.executor is not None:
                 thinking = asyncio.get_running_loop().run_in_executor(self.executor, think)

@@ -64,8 +64,21 @@ def _draw_owner(label: str, names: Sequence[str]) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
+WALK = 3   # unseen moves a rival may have made, at most, where its game does not say
+# Moves a rival's unseen walk never samples (taking back a step is no step: bot/policies)
+_NEVER = frozenset({"undo", "unplace", "unassign", "detach", "mode", "oops"})
+
+
 class Seen:
-    """The record of one game as `seat` saw it."""
+    """The record of one game as `seat` saw it.
+
+    A rival's hidden move that left this seat's view as it was (a KAPLOOM! placement behind
+    the screen, a TradeShowdown plan step) is not an entry at all: a person sees nothing of
+    it, not even that it happened, so the number of such moves must not reach the bot
+    (issue #28: dropping one hidden `assign` changed the normal player's move in most
+    positions). A hidden move that shows (a lock-in, an announced action) is one entry, and
+    rebuilding the game samples any number of unseen rival moves before it, and after the
+    last entry while the rival is still in its secret step (`walk`)."""
 
     def __init__(self, kind: str, players: int, options: dict | None, names: Sequence[str] | None,
                  seat: int):
@@ -75,25 +88,40 @@ class Seen:
         self._start = self.cls.new(players, options, names)
         self._known = self._start.copy()   # the game after the known prefix
         self._open: list[_Entry] = []      # entries of the secret step under way
+        self._unseen = False               # a rival moved unseen in the step under way
+        self._hidden = hidden_phases(self._start)
+        try:
+            self._walk = int(getattr(importlib.import_module(f"bot.policies.{kind}"),
+                                     "HIDDEN_WALK", WALK))
+        except ImportError:
+            self._walk = WALK
+        # entries this seat saw (its own moves, public ones, the visible marks of hidden
+        # ones): a practice game salts the bot's random stream with it (bot/practice.py)
         self.moves = 0
 
     # fed by Watch ---------------------------------------------------------------------------
     def _add(self, entry: _Entry) -> None:
         self.moves += 1
-        if not self._open and entry.move is not None and entry.tokens is None:
+        if not self.in_secret and entry.move is not None and entry.tokens is None:
             self._known.apply(entry.actor, entry.move)
             return
         self._open.append(entry)
 
-    def _reveal(self, true_moves: list[str]) -> None:
-        """The secret step is over: every move of it is now known (Watch passes them)."""
-        for e, m in zip(self._open, true_moves):
-            self._known.apply(e.actor, m)
+    def _unseen_move(self) -> None:
+        """A rival moved in its secret step and nothing of it showed: no entry."""
+        self._unseen = True
+
+    def _reveal(self, true_moves: list[tuple[Any, str]]) -> None:
+        """The secret step is over: every move of it is now known (Watch passes them, with
+        their actors, from the step's first hidden move on)."""
+        for actor, m in true_moves:
+            self._known.apply(actor, m)
         self._open = []
+        self._unseen = False
 
     @property
     def in_secret(self) -> bool:
-        return bool(self._open)
+        return bool(self._open) or self._unseen
 
     # determinization -----------------------------------------------------------------------
     def determinize(self, rng: random.Random, tries: int = 32) -> Game:
@@ -103,14 +131,121 @@ class Seen:
         8 tries one KAPLOOM! decision in 40-80 went on from a game that was not what the seat
         saw (its own re-rolled die blank), at 32 none in 5 games; a try that matches ends it."""
         if not self._open:
-            return clone(self._known)
+            g = clone(self._known)
+            self._walk_rivals(g, rng)
+            return g
         best = None
         for _ in range(tries):
             g, ok = self._sample(rng)
             if ok:
+                self._walk_rivals(g, rng)
                 return g
             best = best or g
         return best
+
+    # the unseen moves of rivals ------------------------------------------------------------
+    def _rivals(self, g: Game) -> list[int]:
+        """The seats whose moves this seat cannot see now (not itself, not its ally)."""
+        if g.outcome() is not None or g.current_phase() not in self._hidden:
+            return []
+        team = g.team_of(self.seat) if hasattr(g, "team_of") else (self.seat,)
+        return [a for a in g.actors() if a != CHANCE and a not in team and g.is_secret(a)]
+
+    def walk(self, g: Game, actor: int, rng: random.Random) -> Game:
+        """Up to `HIDDEN_WALK` (a game's policy module may say; 3 otherwise) moves of `actor`
+        drawn at random among those that leave this seat's view as it is and the step under
+        way: what a rival may have done unseen. How many is drawn too; the record never
+        says."""
+        steps = rng.randint(0, self._walk)
+        if not steps:
+            return g
+        seen = g.view(self.seat)
+        phase = g.current_phase()
+        for _ in range(steps):
+            cands = [m for m in g.legal(actor) if m.split(" ", 1)[0] not in _NEVER]
+            rng.shuffle(cands)
+            for m in cands[:12]:
+                trial = clone(g)
+                try:
+                    play(trial, actor, m)
+                except Exception:
+                    continue
+                if (trial.outcome() is None and trial.current_phase() == phase
+                        and actor in trial.actors() and self.seat in trial.actors()
+                        and trial.view(self.seat) == seen):
+                    g = trial
+                    break
+            else:
+                break
+        return g
+
+    def _reach(self, g: Game, actor: int, target: dict, rng: random.Random
+               ) -> tuple[Game, bool]:
+        """`actor`'s move that showed as `target` in this seat's view, after unseen moves of
+        theirs: at least a drawn number of them (0 to `HIDDEN_WALK`), more while the showing
+        move is not yet possible (a Slide and Slam wall is confirmed once every die is
+        placed). A showing move is looked for among one move of each verb (lock, confirm,
+        done are few), and among 40 of all when the drawn walk is over or can go no further."""
+        def legal_moves(game: Game) -> list[str]:
+            cands = [m for m in game.legal(actor) if m.split(" ", 1)[0] not in _NEVER]
+            rng.shuffle(cands)
+            return cands
+
+        def match(game: Game, cands: list[str], full: bool) -> Game | None:
+            firsts: dict[str, str] = {}
+            for m in cands:
+                firsts.setdefault(m.split(" ", 1)[0], m)
+            order = list(firsts.values())
+            if full:
+                order += [m for m in cands[:40] if m not in firsts.values()]
+            for m in order:
+                trial = clone(game)
+                try:
+                    play(trial, actor, m)
+                except Exception:
+                    continue
+                if trial.view(self.seat) == target:
+                    return trial
+            return None
+
+        walk = rng.randint(0, self._walk)
+        if self.seat not in g.actors():
+            walk = 0   # our view may change with every move of theirs: no walk to tell
+        seen = g.view(self.seat)
+        phase = g.current_phase()
+        for step in range(walk + 24):
+            cands = legal_moves(g)
+            if step >= walk:
+                found = match(g, cands, full=step == walk)
+                if found is not None:
+                    return found, True
+            nxt = None
+            if self.seat in g.actors():
+                for m in cands[:12]:
+                    trial = clone(g)
+                    try:
+                        play(trial, actor, m)
+                    except Exception:
+                        continue
+                    if (trial.outcome() is None and trial.current_phase() == phase
+                            and actor in trial.actors() and self.seat in trial.actors()
+                            and trial.view(self.seat) == seen):
+                        nxt = trial
+                        break
+            if nxt is None:
+                found = match(g, cands, full=True) if step < walk or step > walk else None
+                return (found, True) if found is not None else (g, False)
+            g = nxt
+        return g, False
+
+    def _walk_rivals(self, g: Game, rng: random.Random) -> None:
+        """The rivals still in their secret step may have moved unseen since the last entry."""
+        if self.seat not in g.actors():
+            return
+        for r in self._rivals(g):
+            new = self.walk(g, r, rng)
+            if new is not g:
+                g.__dict__ = new.__dict__
 
     def _sample(self, rng: random.Random) -> tuple[Game, bool]:
         g = clone(self._known)
@@ -147,26 +282,14 @@ class Seen:
                 if not done:
                     return g, False
                 continue
-            # another seat's secret move: any legal move that leaves our view as we saw it
+            # another seat's secret move that showed: some unseen moves of that seat, then a
+            # move that leaves our view as we saw it
             actor = e.actor
             if actor not in g.actors():
                 return g, False
-            cands = list(g.legal(actor))
-            rng.shuffle(cands)
-            done = False
-            for m in cands[:40]:
-                trial = clone(g)
-                try:
-                    play(trial, actor, m)
-                except Exception:
-                    continue
-                if trial.view(self.seat) == e.view_after:
-                    g, done = trial, True
-                    break
+            g, done = self._reach(g, actor, e.view_after, rng)
             if not done:
                 ok = False
-                if cands:
-                    g.apply(actor, cands[0])
         return g, ok
 
 
@@ -181,7 +304,7 @@ class Watch:
         self.closing_phases = closing_phases(game)
         self.seen = {s: Seen(kind, game.players, game.options, game.names, s)
                      for s in (range(game.players) if seats is None else seats)}
-        self._vault: dict[int, list[str]] = {s: [] for s in self.seen}
+        self._vault: dict[int, list[tuple[Any, str]]] = {s: [] for s in self.seen}
 
     def before(self, game: Game, actor: Any) -> dict:
         """What must be noted before `actor` moves (the move's secrecy, the draws)."""
@@ -189,9 +312,10 @@ class Watch:
             ch = game.chance()
             return {"draws": [d.label for d in ch.draws] if ch else [],
                     "phase": game.current_phase()}
-        return {"secret": game.is_secret(actor)
-                and game.current_phase() in self.hidden_phases,
-                "phase": game.current_phase()}
+        secret = game.is_secret(actor) and game.current_phase() in self.hidden_phases
+        # a hidden move may show nothing at all to a seat: its view now, to tell
+        views = {s: game.view(s) for s in self.seen if s != actor} if secret else {}
+        return {"secret": secret, "phase": game.current_phase(), "views": views}
 
     def after(self, game: Game, actor: Any, move: str, note: dict, events: list[Event]) -> None:
         private = [e for e in events if not e.public]
@@ -225,8 +349,12 @@ class Watch:
             if hidden or seen.in_secret:
                 if entry.move is None:
                     entry.view_after = game.view(s)
-                self._vault[s].append(move)
-            seen._add(entry)
+                self._vault[s].append((actor, move))
+            if (actor != CHANCE and entry.move is None
+                    and note.get("views", {}).get(s) == entry.view_after):
+                seen._unseen_move()   # nothing of it showed: not even that it happened
+            else:
+                seen._add(entry)
             # the reveal: nobody is in a secret step any more
             if seen.in_secret and (self._revealed(game, self.hidden_phases)
                                    or self._closed(game, note.get("phase"))):
