@@ -712,9 +712,13 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
     lines: list[tuple[str, Any, Colour]] = []
     status, colour = _status(view, f)
     n = f["slashes_taken"]
-    lines.append((f"{n} slash{'es' if n != 1 else ''} taken", tf, TEXT))
-    if status:
-        lines.append((status, bold, colour))
+    taken = f"{n} slash{'es' if n != 1 else ''} taken"
+    if status and tf.getlength(f"{taken} · ") + bold.getlength(status) <= inner:
+        lines.append((f"{taken} · {status}", bold, colour))     # one line when it fits
+    else:
+        lines.append((taken, tf, TEXT))
+        if status:
+            lines.append((status, bold, colour))
 
     def text_block(items):
         def paint(draw: ImageDraw.ImageDraw, x: int, y: int, items=items) -> None:
@@ -738,12 +742,18 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
     more: list[tuple[str, Any, Colour]] = [(f"zip {card['zip']}", tf, MUTED)]
     if len(f["cards"]) > 1:
         other = f["cards"][1 - f["active"]]
-        more.append((f"partner {safe_text(other['name'], 'partner')}"
-                     + (" (out)" if other["out"] else ""), tf, MUTED))
+        partner = (f"partner {safe_text(other['name'], 'partner')}"
+                   + (" (out)" if other["out"] else ""))
+        both = f"zip {card['zip']} · {partner}"
+        more[0] = ((both, tf, MUTED) if tf.getlength(both) <= inner else more[0])
+        if more[0][0] != both:
+            more.append((partner, tf, MUTED))
     if _shows_round(view, f) and f["rolls"]:
         more.append((f"rolled {' '.join(str(r['value']) for r in f['rolls'])} "
                      f"({f['depth']} dice)", bold, TEXT))
         label, chips = _set_chips(view, f)
+        # the depth is the number of dice, said on the line above: not again in each set
+        chips = [c.replace(f" · depth {f['depth']}", "") for c in chips]
         more.append((f"{label.split(' (')[0].lower()}: " + "; ".join(chips), tf, TEXT))
     elif _shows_round(view, f) and f["dice"] is not None:
         more.append(("will roll " + " ".join(f"d{d}" for d in sorted(f["dice"])), bold, TEXT))
@@ -873,9 +883,10 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     order_pos, order_h = _flow(order_widths, content_w)
     order_block = (24 + order_h + 14) if chips else 0
     banner = _banner(view)
-    bf = font(20, bold=True)
+    bf = font(20 if not tiles else 18, bold=True)          # tiles: a crowded table
+    banner_step = 28 if not tiles else 25
     banner_lines = wrap_text(banner, bf, content_w - 32)     # whole, however long
-    banner_h = 16 + 28 * len(banner_lines)
+    banner_h = 16 + banner_step * len(banner_lines)
 
     subtitle = f"Round {view['round']} of {view['round_limit']} · {PHASES.get(view['phase'])}"
     if view["you"] is not None:
@@ -895,6 +906,16 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
                   + banner_h + MARGIN)
         if height <= MAX_H:
             break
+    done_chips = [c for c in chips if c[1]["done"]]
+    if height > MAX_H and len(done_chips) > 1:
+        # Still too tall (five or six fighters): the attacks already made become one chip;
+        # their slashes are on the cards, and the alt text keeps the whole order.
+        summary = (f"✓ {len(done_chips)} attacks done", {"seat": None, "done": True})
+        chips = [summary] + [c for c in chips if not c[1]["done"]]
+        order_widths = [min(_chip_w(t, of), content_w) for t, _ in chips]
+        order_pos, order_h = _flow(order_widths, content_w)
+        height -= order_block - (24 + order_h + 14)
+        order_block = 24 + order_h + 14
     img, draw = new_canvas(width, height)
     title_bar(img, "TradeShowdown", subtitle, wrap=True)
 
@@ -926,13 +947,17 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
         draw.text((MARGIN, y + 16), "ATTACK ORDER · lowest depth first, equal depths together",
                   fill=MUTED, font=font(LABEL_SIZE, bold=True), anchor="ls")
         cur = _current_index(view)
-        for k, ((text, e), (dx, dy), w) in enumerate(zip(chips, order_pos, order_widths)):
-            pc = player_colour(e["seat"])
+        now = view["attack_order"][cur] if cur is not None else None
+        for (text, e), (dx, dy), w in zip(chips, order_pos, order_widths):
             cx, cy = MARGIN + dx, y + 24 + dy
-            fill = mix(pc.fill, PANEL, 0.6) if e["done"] else pc.fill
-            ink = mix(pc.text, PANEL, 0.3) if e["done"] else pc.text
+            if e["seat"] is None:      # the attacks already made, as one chip
+                fill, ink = CHIP, TEXT
+            else:
+                pc = player_colour(e["seat"])
+                fill = mix(pc.fill, PANEL, 0.6) if e["done"] else pc.fill
+                ink = mix(pc.text, PANEL, 0.3) if e["done"] else pc.text
             _chip(draw, cx, cy, fit_text(text, of, w - 20), fnt=of, fill=fill, ink=ink,
-                  outline=PAPER if k == cur else None, width=w)
+                  outline=PAPER if e is now else None, width=w)
         y += order_block
 
     done = view["result"] is not None
@@ -940,7 +965,8 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     _rounded(draw, (MARGIN, y, width - MARGIN, y + banner_h), 10, fill=fill)
     ink = readable_on(fill) if fill == HIGHLIGHT else TEXT
     for k, line in enumerate(banner_lines):
-        draw.text((MARGIN + 16, y + 8 + 28 * k + 14), line, fill=ink, font=bf, anchor="lm")
+        draw.text((MARGIN + 16, y + 8 + banner_step * k + banner_step / 2), line, fill=ink,
+                  font=bf, anchor="lm")
 
     return to_png(img, alt_text(view, only), f"tradeshowdown-round-{view['round']}.png")
 

@@ -6,7 +6,7 @@ shrinks with it. So each picture must be at most 550 px wide at its design size 
 smallest text it draws must be at least 11 px there (sizes recorded through rendering.fonts).
 
 Positions come from seeded random legal play of every game at every player count it allows
-(KAPLOOM! as a duel and 2 vs 2, TradeShowdown 2-4, Death by Dice 2 and more, with Bosses &
+(KAPLOOM! as a duel and 2 vs 2, TradeShowdown 2-6, Death by Dice 2 and more, with Bosses &
 Minions), sampled across the whole game; every picture of each position is drawn: the public
 board and each seat's own panel, plus the pictures a command draws on its own (KAPLOOM!'s action
 boards, Die-Men's odds chart, Death by Dice's roster, a TradeShowdown card).
@@ -46,6 +46,8 @@ CASES = [
     ("tradeshowdown", 2, {}, 12),
     ("tradeshowdown", 3, {}, 8),
     ("tradeshowdown", 4, {}, 8),
+    ("tradeshowdown", 5, {}, 8),
+    ("tradeshowdown", 6, {}, 8),
     ("kaploom", 2, {}, 10),
     ("kaploom", 2, {"supers": "Tough Nut, Spoiler Alert!"}, 8),
     ("kaploom", 4, {"mode": "2v2"}, 8),
@@ -136,6 +138,13 @@ def spy_on_cuts(monkeypatch):
     yield
 
 
+def user_names(g: Any) -> list[str]:
+    """What people name, any length: players, and TradeShowdown's business cards."""
+    cards = [c["name"] for f in g.view(None).get("fighters", [])
+             for c in (f.get("cards") or []) if isinstance(c, dict) and "name" in c]
+    return list(g.names) + cards
+
+
 def cut_game_text(names: list[str]) -> list[str]:
     """The cut strings whose cut is not inside a player's name."""
     bad = []
@@ -192,7 +201,7 @@ def test_every_picture_of_random_play_fits_a_phone(kind, players, options, count
         for label, draw, args in pictures(kind, g):
             CUTS.clear()
             size = measure(draw, *args)
-            for problem in problems(label, size) + cut_game_text(g.names):
+            for problem in problems(label, size) + cut_game_text(user_names(g)):
                 key = problem.split(":")[0] + (problem.split(" px ")[1][:4]
                                               if " px " in problem else problem)
                 found.setdefault(key, f"position {i}, {label}: {problem}")
