@@ -229,3 +229,19 @@ def test_roster_and_cards_fit_a_phone():
                 found += problems(f"card {card['name']}", measure(
                     ts.render_card, {k: card[k] for k in ("name", "digits", "zip")}))
     assert not found, "\n".join(found)
+
+
+def test_kaploom_panel_face_letters_read_on_a_phone(monkeypatch):
+    """The six faces of each die in a seat's panel: letters of 15 px (11 px tall capitals),
+    not the 12 px (8 px capitals) that the 2 vs 2 play-through could hardly read."""
+    sides: list[int] = []
+    real = kp._face_chip
+
+    def spy(d, x, y, face, side):
+        sides.append(side)
+        return real(d, x, y, face, side)
+    monkeypatch.setattr(kp, "_face_chip", spy)
+    g = next(iter(positions("kaploom", 4, {"mode": "2v2"}, 2)))
+    for seat in range(4):
+        kp.seat_picture(g.view(seat))
+    assert sides and min(sides) >= 20 and round(min(sides) * 0.68) >= 14
