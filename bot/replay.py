@@ -273,3 +273,36 @@ def record_of(kind: str, options: dict[str, Any], names: list[str],
     """A record from the store's entries (`(actor, move)`, actor `"chance"` or `"1"`...)."""
     return Record(kind, dict(options), list(names), None,
                   [{"actor": a if a == CHANCE else int(a), "move": m} for a, m in entries])
+
+
+class PublicLog:
+    """A running game's public events, entry by entry, kept up to date by replaying only the
+    entries added since the last look (a slow game's turn ping reads it on every new turn:
+    replaying the whole record each time would cost a long game a tenth of a second a turn)."""
+
+    def __init__(self, record: Record):
+        self.kind = record.kind
+        self.game = start(record)
+        self.entries: list[dict[str, Any]] = []
+        self.said: list[list[str]] = []   # the public event texts of each entry
+
+    def update(self, record: Record) -> None:
+        """Catch up with `record` (the same game, perhaps with more entries); started over
+        when it is not this log's game continued."""
+        n = len(self.entries)
+        if record.kind != self.kind or len(record.entries) < n or \
+                [dict(e) for e in record.entries[:n]] != self.entries:
+            self.__init__(record)  # type: ignore[misc]
+            n = 0
+        for i, entry in enumerate(record.entries[n:], n):
+            try:
+                events = self.game.table_move(entry_actor(entry, self.game.players),
+                                              entry["move"])
+            except RuleError as e:
+                raise ReplayError(i, entry, e) from e
+            self.entries.append(dict(entry))
+            self.said.append([e.text for e in events if e.to is None])
+
+    def words_since(self, first: int) -> list[str]:
+        """The public event texts of the entries from `first` on."""
+        return [w for said in self.said[first:] for w in said]

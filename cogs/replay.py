@@ -35,7 +35,8 @@ from bot.engine import load
 from bot.engine.core import CHANCE, RuleError, join_names
 from bot.engine.records import Record, ReplayError
 from bot.render_cli import renderers
-from bot.replay import Replay, last_move_index, record_of, since, summary_line, walk
+from bot.replay import (PublicLog, Replay, last_move_index, record_of, since, summary_line,
+                        walk)
 from bot.store import GameRow
 from bot.ui import guarded, reply
 from rendering.gif import replay_gif
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 SLOW_TURN_SECONDS = 3600    # a turn timer this long or longer: the ping carries a summary
 CACHE_REPLAYS = 32          # replays kept for step-through clicks (game, seat, length)
+CACHE_LOGS = 256            # running slow games whose public events are kept for the pings
 UPLOAD_MARGIN = 64 * 1024   # the message around the file counts against the limit too
 # However much a server may upload, a replay stays under this (the longest games' goal): a
 # phone on mobile data loads it, and a few minutes of animation is all anyone watches.
@@ -140,6 +142,9 @@ class Replays(commands.Cog):
         self.bot = bot
         self._replays: OrderedDict[tuple, Replay] = OrderedDict()
         self._command: app_commands.Command | None = None
+        # Running games' public events, kept up to date for the turn pings' summaries.
+        self._logs: OrderedDict[int, PublicLog] = OrderedDict()
+        self._log_lock = asyncio.Lock()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ReplayButton, WhatHappenedButton)
@@ -400,9 +405,9 @@ class Replays(commands.Cog):
             probe = discord.ui.View(timeout=None)
             for item in list(items) + [button]:
                 probe.add_item(item)
+            items = list(items) + [button]
         except ValueError:
-            return lines, items
-        items = list(items) + [button]
+            pass
         if not new_message or not self._slow(row):
             return lines, items
         me = self.bot.user.id if self.bot.user is not None else None
@@ -411,19 +416,22 @@ class Replays(commands.Cog):
         if not seats:
             return lines, items
         record = await self.record(row)
-
-        def summaries() -> list[str]:
-            out = []
-            for seat in seats:
-                first = last_move_index(record, seat)
-                if first is None:
-                    continue  # their first move: the game's opening says it all
-                words, _, _, _ = since(record, first + 1)
-                if words:
-                    out.append(f"📜 Since your last move, {game.name(seat)}: "
-                               f"{summary_line(words, 280)}")
-            return out
-        return lines + await asyncio.to_thread(summaries), items
+        async with self._log_lock:
+            log = self._logs.pop(row.id, None) or PublicLog(record)
+            await asyncio.to_thread(log.update, record)
+            self._logs[row.id] = log  # the most recently used last
+            while len(self._logs) > CACHE_LOGS:
+                self._logs.popitem(last=False)
+        out = []
+        for seat in seats:
+            first = last_move_index(record, seat)
+            if first is None:
+                continue  # their first move: the game's opening says it all
+            words = log.words_since(first + 1)
+            if words:
+                out.append(f"📜 Since your last move, {game.name(seat)}: "
+                           f"{summary_line(words, 280)}")
+        return lines + out, items
 
 
 async def setup(bot: commands.Bot) -> None:

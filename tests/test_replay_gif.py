@@ -205,3 +205,18 @@ def test_summary_line_is_one_short_line():
     line = summary_line(words, 120)
     assert "\n" not in line and len(line) <= 120 and line.endswith("…")
     assert summary_line(["Short."]) == "Short."
+
+
+def test_the_public_log_catches_up_entry_by_entry():
+    from bot.replay import PublicLog, since
+    record = load("slideslam/super_slam_sweep")
+    log = PublicLog(Record(record.kind, record.options, record.players, None,
+                           record.entries[:5]))
+    log.update(Record(record.kind, record.options, record.players, None, record.entries[:5]))
+    assert len(log.said) == 5
+    log.update(record)  # the same game, more entries: only the new ones are replayed
+    for first in (0, 3, 9, len(record.entries)):
+        assert log.words_since(first) == since(record, first)[0]
+    other = load("slideslam/predict_then_stalemate")  # another game: started over
+    log.update(other)
+    assert log.words_since(0) == since(other, 0)[0]
