@@ -82,10 +82,11 @@ async def send(game_id: int, channel: Any, make: Make,
 
 
 async def edit(game_id: int, message_id: int, make: Make,
-               rest: Callable[[Make], Awaitable[Any]]) -> None:
+               rest: Callable[[Make], Awaitable[Any]] | None) -> None:
     """Edit message `message_id`: as the interaction's own answer when it is the message the
     interaction's component is on (and not ephemeral: the cog answers those itself), else
-    `rest(make)`. `make()` gives edit arguments (`attachments`, not `file`)."""
+    `rest(make)` (`rest=None`: only if the interaction can; a nicety not worth a request
+    bound to the global limit). `make()` gives edit arguments (`attachments`, not `file`)."""
     c = carrier_for(game_id)
     ix = c.interaction if c is not None else None
     message = getattr(ix, "message", None)
@@ -109,4 +110,5 @@ async def edit(game_id: int, message_id: int, make: Make,
         except discord.HTTPException as e:
             log.info("game %s: an answer by edit failed (%s); editing over REST", game_id,
                      e.status)
-    await rest(make)
+    if rest is not None:
+        await rest(make)

@@ -184,6 +184,13 @@ class GameCog(commands.GroupCog):
             raise RuleError("Slow down: that was many clicks in a moment. Wait a second and "
                             "try again.")
         carrier.carry(call.game_id, interaction)
+        try:
+            await self._dispatch(interaction, call)
+        except StaleMove:
+            await self._retire_clicked(interaction)
+            raise
+
+    async def _dispatch(self, interaction: discord.Interaction, call: ComponentCall) -> None:
         if call.tag == "mv":
             await self.on_move_component(interaction, call.game_id, call.version, call.arg)
         elif call.tag == "ms":
@@ -206,6 +213,21 @@ class GameCog(commands.GroupCog):
                 raise RuleError("That button is not one I know any more; use the newest "
                                 "message in the game thread.")
             await handler(interaction, call)
+
+    @staticmethod
+    async def _retire_clicked(interaction: discord.Interaction) -> None:
+        """A click on an old DM panel: its buttons go, as that click's own answer (panels of
+        past phases are not retired over REST, which the global rate limit counts)."""
+        message = interaction.message
+        if message is None or message.flags.ephemeral or interaction.guild_id is not None:
+            return
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.edit_message(view=None)
+            elif interaction.response.type in carrier.ANSWERS_ON_MESSAGE:
+                await interaction.edit_original_response(view=None)
+        except discord.HTTPException:
+            pass
 
     # ---- hooks a game cog may refine ------------------------------------------------------------
     async def prepare_options(self, options: dict[str, Any], players: list[int]) -> dict[str, Any]:
@@ -694,11 +716,13 @@ class GameCog(commands.GroupCog):
                     missing.append(seat)
         for seat_key, last in list(panels.items()):
             if int(seat_key) not in needs_panel:
-                # Nothing left to choose: retire the old panel's buttons so they can't be
-                # pressed into an "earlier moment" refusal, saying truly why.
+                # Nothing left to choose: another seat's old panel is retired when it is
+                # next pressed (a REST edit for it would cost a request against the global
+                # limit on every phase); the mover's own, and every panel at the end, now.
                 if "message" in last and not last.get("retired"):
                     text = await self._retired_text(row, game, int(seat_key))
-                    await self._edit_dm(last, Panel(text), game_id=row.id)
+                    await self._edit_dm(last, Panel(text), game_id=row.id, lazy=self._lazy(
+                        row, game, played, int(seat_key)))
                 del panels[seat_key]
         if panels != row.extra.get("panels", {}) or closed != set(
                 row.extra.get("dm_closed", [])) or offered != set(
@@ -730,7 +754,9 @@ class GameCog(commands.GroupCog):
             text = await self._retired_text(row, game, seat)
             panel, sig, same_phase = Panel((notes + "\n\n" if notes else "") + text), "", False
             if last and "message" in last:
-                if await self._edit_dm(last, panel, game_id=row.id):
+                # A note must reach them; without one, retiring can wait for a click.
+                if await self._edit_dm(last, panel, game_id=row.id,
+                                       lazy=not notes and self._lazy(row, game, played, seat)):
                     last["retired"] = True
                     return
         if uid not in closed:
@@ -755,7 +781,9 @@ class GameCog(commands.GroupCog):
             if sent is not None:
                 if needs_panel:
                     if last and "message" in last and not last.get("retired"):
-                        await self._edit_dm(last, None, game_id=row.id)  # the new phase's panel replaces it
+                        # the new phase's panel replaces it
+                        await self._edit_dm(last, None, game_id=row.id,
+                                            lazy=self._lazy(row, game, played, seat))
                     panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
                                          "phase": phase, "sig": sig, "notes": _digest(notes)}
                 return
@@ -785,6 +813,12 @@ class GameCog(commands.GroupCog):
             return False
         return True
 
+    @staticmethod
+    def _lazy(row: GameRow, game: Game, played: Played, seat: int) -> bool:
+        """May `seat`'s old panel wait to be retired until it is next pressed? Yes for
+        another seat's while the game goes on; the mover sees theirs change at once."""
+        return game.outcome() is None and row.players[seat] != played.by
+
     async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
         """A panel with nothing left to do, and truly why."""
         outcome = game.outcome()
@@ -798,7 +832,8 @@ class GameCog(commands.GroupCog):
                 f"```\n{game.text(seat)}\n```\n{why}")
 
     async def _edit_dm(self, last: dict[str, Any], panel: Panel | None, *,
-                       keep_picture: bool = False, game_id: int = 0) -> bool:
+                       keep_picture: bool = False, game_id: int = 0,
+                       lazy: bool = False) -> bool:
         """Edit a DM panel in place; `panel=None` only takes its components away;
         `keep_picture`: the picture on the message stays (it shows the same view)."""
         if "message" not in last:
@@ -818,8 +853,9 @@ class GameCog(commands.GroupCog):
             return kw
         try:
             await carrier.edit(game_id, last["message"], edit_kwargs,
-                               lambda make: retrying(lambda: channel.get_partial_message(
-                                   last["message"]).edit(**make())))
+                               None if lazy else lambda make: retrying(
+                                   lambda: channel.get_partial_message(last["message"]).edit(
+                                       **make())))
         except discord.HTTPException:
             return False
         return True
