@@ -28,18 +28,7 @@ import json
 import sys
 from pathlib import Path
 
-EXIT_REFUSED = 1  # the input was refused, with one line saying why
-EXIT_CONFIG = 2   # the bot cannot start (a setting, the token, the database)
-EXIT_BUG = 3      # the referee crashed: a bug to report, never a verdict on the input
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, except that a refused command line exits 1 ("the input was refused"), not 2,
-    which these tools keep for "the bot cannot start"."""
-
-    def error(self, message: str):  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_REFUSED, f"{self.prog}: error: {message}\n")
+from .cliparse import EXIT_BUG, EXIT_CONFIG, EXIT_REFUSED, Parser  # noqa: F401 (re-exported)
 
 
 def _reason(error: BaseException) -> str:

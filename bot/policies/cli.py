@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.__main__ import Parser  # a refused command line exits 1, as in `python -m bot`
+    from bot.cliparse import Parser  # a refused command line exits 1, as in `python -m bot`
     p = Parser(prog="python -m bot match", description=__doc__)
     add_arguments(p)
     return run(p.parse_args(argv))
