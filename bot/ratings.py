@@ -52,13 +52,6 @@ def shown(mu: float, sigma: float) -> int:
     return int(math.floor(SHOWN_BASE + SHOWN_SCALE * (mu - 3.0 * sigma) + 0.5))
 
 
-def ladder_of(kind: str, options: dict[str, Any]) -> str:
-    """The ladder a game counts on: its kind, or Death by Dice's Bosses & Minions ladder."""
-    if kind == "deathbydice" and (options or {}).get("mode") == "boss":
-        return BOSS_LADDER
-    return kind
-
-
 def ladder_kind(ladder: str) -> str:
     return ladder.split(".", 1)[0]
 
@@ -95,14 +88,11 @@ class Standing:
                 "places": list(self.places), "mean_teams": self.mean_teams}
 
 
-def _needs_record(kind: str, players: int) -> bool:
-    return kind == "tradeshowdown" and players > 2
-
-
 def needs_record(kind: str, players: int) -> bool:
     """Whether the places of this game are read from its record (a replay), not only from its
-    final state."""
-    return _needs_record(kind, players)
+    final state: the engine orders them by who was knocked out when."""
+    from .engine import load
+    return load(kind).falls(players, {}, []) is not None
 
 
 def _leavers(entries: Sequence[tuple[Any, str]], players: int) -> dict[int, int]:
@@ -117,23 +107,6 @@ def _leavers(entries: Sequence[tuple[Any, str]], players: int) -> dict[int, int]
     return out
 
 
-def _tradeshowdown_falls(options: dict[str, Any], players: int,
-                         entries: Sequence[tuple[Any, str]]) -> dict[int, int]:
-    """Seat -> the index of the entry after which its fighter was out (replayed)."""
-    from .engine import load
-    from .engine.core import CHANCE
-    game = load("tradeshowdown").new(players, options)
-    fell: dict[int, int] = {}
-    for i, (actor, move) in enumerate(entries):
-        who = CHANCE if str(actor) == "chance" else (
-            int(actor) - 1 if isinstance(actor, str) else int(actor))
-        game.table_move(who, move)
-        for s, seat in enumerate(game.seats):
-            if seat["out"] and s not in fell:
-                fell[s] = i
-    return fell
-
-
 def standing(kind: str, players: int, options: dict[str, Any], state: dict[str, Any],
              entries: Sequence[tuple[Any, str]] = ()) -> Standing | None:
     """The finishing places of a finished game from its final state (and, where the places
@@ -144,18 +117,11 @@ def standing(kind: str, players: int, options: dict[str, Any], state: dict[str, 
     outcome = game.outcome()
     if outcome is None:
         return None
-    ladder = ladder_of(kind, game.options)
-    if kind == "kaploom" and game.options.get("mode") == "2v2":
-        teams = [tuple(s for s in range(players) if game.seats[s]["team"] == t)
-                 for t in sorted({seat["team"] for seat in game.seats})]
-    elif ladder == BOSS_LADDER:
-        teams = [(0,), tuple(range(1, players))]
-    else:
-        teams = [(s,) for s in range(players)]
+    ladder = game.ladder()
+    teams = game.rated_sides()
     left = _leavers(entries, players)
     winners = set(outcome.winners)
-    fell = (_tradeshowdown_falls(game.options, players, entries)
-            if _needs_record(kind, players) else {})
+    fell = load(kind).falls(players, game.options, entries) or {}
 
     def key(team: tuple[int, ...]) -> tuple:
         gone = [left[s] for s in team if s in left]
@@ -163,21 +129,12 @@ def standing(kind: str, players: int, options: dict[str, Any], state: dict[str, 
             return (2, -min(gone))                  # left the game: last, earlier lower
         if winners & set(team):
             return (0,)
-        if kind == "tradeshowdown" and players > 2:
-            s = team[0]
-            if s in fell:
-                return (1, 1, -fell[s])             # knocked out: later is better
-            return (1, 0, game.taken(s))            # standing at the end: fewer slashes
-        if kind == "deathbydice" and ladder != BOSS_LADDER and players > 2 and not outcome.draw:
-            side = next(i for i, sd in enumerate(game.sides) if team[0] in sd["seats"])
-            totals = (game.combats[-1]["totals"] if game.combats else [0] * len(game.sides))
-            return (1, -game.score[side], -totals[side])
-        return (1,)
+        return (1, *game.place_key(team, fell))     # the game's own order of the others
 
     keys = [key(t) for t in teams]
     order = sorted(set(keys))
     places = tuple(order.index(k) + 1 for k in keys)
-    return Standing(ladder, tuple(teams), places, mean_teams=ladder == BOSS_LADDER)
+    return Standing(ladder, tuple(teams), places, mean_teams=game.mean_sides())
 
 
 # ---- one player's rating ------------------------------------------------------------------------
@@ -361,5 +318,5 @@ async def rebuild(store: Any, guild_id: int | None = None,
 
 __all__ = ["rebuild", "UNRATED_KEY", "Standing", "PlayerRating", "GameRating", "standing",
            "rate_game", "new_ratings",
-           "shown", "ladder_of", "ladder_kind", "ladder_title", "scopes", "needs_record",
+           "shown", "ladder_kind", "ladder_title", "scopes", "needs_record",
            "GLOBAL", "BOSS_LADDER", "PROVISIONAL_GAMES", "MU", "SIGMA"]

@@ -25,25 +25,10 @@ REMATCH_KEY = "rematch"
 
 def rotated(kind: str, players: list[int], options: dict[str, Any]
             ) -> tuple[list[int], dict[str, Any]]:
-    """The rematch's seats and options: KAPLOOM! swaps sides and keeps its seats (a 2 vs 2
-    keeps its teams); every other game moves each player one seat on (seat 1 last), and an
-    option given per seat (a list, or Death by Dice's characters) follows its player."""
-    options = dict(options)
-    n = len(players)
-    if kind == "kaploom":
-        if "sides" in options:
-            options["sides"] = "villain" if options["sides"] == "hero" else "hero"
-        return list(players), options
-    seats = players[1:] + players[:1]
-    for key, value in list(options.items()):
-        if isinstance(value, list) and len(value) == n:
-            options[key] = value[1:] + value[:1]
-    chars = options.get("characters")
-    if kind == "deathbydice" and isinstance(chars, str) and options.get("mode") != "boss":
-        names = [c.strip() for c in chars.split(",") if c.strip()]
-        if len(names) == n:
-            options["characters"] = ", ".join(names[1:] + names[:1])
-    return seats, options
+    """The rematch's seats and options, as the game has them (`Game.rematch`: most games move
+    each player one seat on; KAPLOOM! swaps sides instead)."""
+    order, options = load(kind).rematch(len(players), options)
+    return [players[i] for i in order], options
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button],

@@ -187,7 +187,7 @@ def test_tradeshowdown_free_for_all_places_follow_the_knock_outs():
         rec, game = selfplay("tradeshowdown", seed, players=5)
         entries = [(str(e["actor"]), e["move"]) for e in rec.entries]
         st = standing("tradeshowdown", 5, game.options, game.to_json(), entries)
-        fell = ratings._tradeshowdown_falls(game.options, 5, entries)
+        fell = type(game).falls(5, game.options, entries)
         for a in range(5):
             for b in range(5):
                 if a in fell and b in fell and fell[a] < fell[b]:

@@ -27,6 +27,7 @@ def button(msg, action):
 
 
 def test_seats_rotate_and_kaploom_swaps_sides():
+    import take_cog  # noqa: F401 (registers the test-only Take Away game, a 3-player game)
     assert rotated("slideslam", [1, 2], {"rows": 8}) == ([2, 1], {"rows": 8})
     assert rotated("takeaway", [1, 2, 3], {"cards": ["a", "b", "c"]}) == (
         [2, 3, 1], {"cards": ["b", "c", "a"]})

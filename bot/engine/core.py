@@ -306,6 +306,45 @@ class Game:
         """Who plays whom, by name ("Alice vs Bob"; a team game says its teams)."""
         return " vs ".join(names)
 
+    # how a finished game places its players (ratings read this) ---------------------------
+    def ladder(self) -> str:
+        """The ladder this game is rated on: its kind, unless a mode is a game of its own."""
+        return self.KIND
+
+    def rated_sides(self) -> list[tuple[int, ...]]:
+        """The sides that finish in places: one per seat, or a game's teams."""
+        return [(s,) for s in range(self.players)]
+
+    def mean_sides(self) -> bool:
+        """Is a side's strength its members' mean (one side built to match several players)
+        rather than their sum?"""
+        return False
+
+    @classmethod
+    def falls(cls, players: int, options: dict[str, Any],
+              entries: Sequence[tuple[Any, str]]) -> dict[int, int] | None:
+        """Seat -> the index of the record entry after which it was knocked out, where a
+        game's places depend on that order (read by replaying `entries`); None otherwise."""
+        return None
+
+    def place_key(self, side: tuple[int, ...], fell: dict[int, int]) -> tuple:
+        """How a side that neither won nor left ranks among the others (smaller is better):
+        by default they tie."""
+        return ()
+
+    @classmethod
+    def rematch(cls, players: int, options: dict[str, Any]
+                ) -> tuple[list[int], dict[str, Any]]:
+        """The same game again: which old seat sits in each new seat, and its options. By
+        default each player moves one seat on (seat 1 last) and an option given per seat (a
+        list) follows its player."""
+        order = list(range(1, players)) + [0]
+        options = dict(options)
+        for key, value in list(options.items()):
+            if isinstance(value, list) and len(value) == players:
+                options[key] = [value[i] for i in order]
+        return order, options
+
     # Options every game the bots play needs (a bot cannot do what a person does at a table).
     BOT_OPTIONS: ClassVar[dict[str, Any]] = {}
     # Said when a practice game starts, when playing against the bot differs from the table.

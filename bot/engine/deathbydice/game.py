@@ -166,6 +166,44 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
                               f"Minion) or {minions + 1} (one per Minion), not {n}.")
         return names
 
+    # ---- finishing places (ratings) ----
+    def _boss(self) -> bool:
+        return self.options.get("mode") == "boss"
+
+    def ladder(self) -> str:
+        # Bosses & Minions is a game of its own: the Boss is built to match two or three.
+        return f"{self.KIND}.boss" if self._boss() else self.KIND
+
+    def rated_sides(self) -> list[tuple[int, ...]]:
+        if self._boss():
+            return [(0,), tuple(range(1, self.players))]
+        return super().rated_sides()
+
+    def mean_sides(self) -> bool:
+        return self._boss()
+
+    def place_key(self, side: tuple[int, ...], fell: dict[int, int]) -> tuple:
+        """Nobody is knocked out of a match: after the winner, by combats won, then by the
+        last combat's totals."""
+        outcome = self.outcome()
+        if self._boss() or self.players <= 2 or outcome is None or outcome.draw:
+            return ()
+        i = next(i for i, sd in enumerate(self.sides) if side[0] in sd["seats"])
+        totals = self.combats[-1]["totals"] if self.combats else [0] * len(self.sides)
+        return (-self.score[i], -totals[i])
+
+    @classmethod
+    def rematch(cls, players, options):
+        """Characters named per seat follow their players (not in Bosses & Minions, whose
+        seats are the Boss and the Minions)."""
+        order, options = super().rematch(players, options)
+        chars = options.get("characters")
+        if isinstance(chars, str) and options.get("mode") != "boss":
+            names = [c.strip() for c in chars.split(",") if c.strip()]
+            if len(names) == players:
+                options["characters"] = ", ".join(names[i] for i in order)
+        return order, options
+
     def setup(self) -> None:
         names = self._character_names()
         by_name = {c.name: c for c in ROSTER}

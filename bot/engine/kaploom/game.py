@@ -578,6 +578,19 @@ class Kaploom(Game):
         return menu_mod.waiting(self, seat)
 
     @classmethod
+    def rematch(cls, players, options):
+        """Heroes and villains swap sides; the seats (and so a 2 vs 2's teams) stay."""
+        options = dict(options)
+        if "sides" in options:
+            options["sides"] = "villain" if options["sides"] == "hero" else "hero"
+        return list(range(players)), options
+
+    def rated_sides(self) -> list[tuple[int, ...]]:
+        teams = sorted({seat["team"] for seat in self.seats})
+        return [tuple(s for s in range(self.players) if self.seats[s]["team"] == t)
+                for t in teams]
+
+    @classmethod
     def versus(cls, names: list[str], options: dict[str, Any] | None = None) -> str:
         """Who plays whom, by name: "Alice vs Bob"; in 2 vs 2 by team ("Alice and Bob vs
         Carol and Dave": seats 1-2 are one team, 3-4 the other)."""

@@ -149,6 +149,30 @@ class TradeShowdown(Game):
         """Rulings "A round" step 3: with more than two fighters standing, each names a target."""
         return len(self.standing()) >= 3
 
+    # ---- finishing places (ratings) ----
+    @classmethod
+    def falls(cls, players, options, entries):
+        """With more than two fighters, a fighter knocked out later places higher."""
+        if players <= 2:
+            return None
+        game = cls.new(players, options)
+        fell: dict[int, int] = {}
+        for i, (actor, move) in enumerate(entries):
+            who = CHANCE if str(actor) == CHANCE else (
+                int(actor) - 1 if isinstance(actor, str) else int(actor))
+            game.table_move(who, move)
+            fell.update({s: i for s, seat in enumerate(game.seats)
+                         if seat["out"] and s not in fell})
+        return fell
+
+    def place_key(self, side, fell):
+        """Standing at the end beats knocked out (fewer slashes taken first); of two knocked
+        out, the later."""
+        if self.players <= 2:
+            return ()
+        s = side[0]
+        return (1, -fell[s]) if s in fell else (0, self.taken(s))
+
     def taken(self, s: int) -> int:
         return sum(sum(card["slashes"]) for card in self.seats[s]["cards"])
 
