@@ -29,3 +29,46 @@ def test_greedy_is_a_measuring_level_not_a_players_one(capsys):
     assert "greedy" in LEVELS and "greedy" not in PLAYER_LEVELS
     assert main(["match", "deathbydice", "greedy", "normal", "--games", "2", "--quiet"]) == 0
     assert "greedy wins" in capsys.readouterr().out
+
+
+def test_tradeshowdown_normal_never_rolls_one_die_when_it_may_roll_more():
+    from bot.policies.tradeshowdown import sensible
+    legal = ["dice d4 d6 d8 d10 d10", "dice d4 d6 d8", "dice d4 d6", "dice d10", "dice d4",
+             "done"]
+    assert sensible(legal) == ["dice d4 d6 d8 d10 d10", "dice d4 d6 d8", "dice d4 d6", "done"]
+    assert sensible(["dice d6", "dice d6 @2"]) == ["dice d6", "dice d6 @2"]  # one die is all
+
+
+def test_slide_and_slam_bots_take_a_slam_that_destroys():
+    """A slam costs the slammer nothing; one that destroys an enemy die is never passed up."""
+    import random
+
+    from bot.engine import CHANCE, load
+    from bot.policies import make, playable, seen_from_record
+    from bot.policies.match import default_options
+    from bot.policies.slideslam import must
+    found = 0
+    for seed in range(60):
+        g = load("slideslam").new(2, default_options("slideslam"), ["Ann", "Bob"])
+        rng, record = random.Random(seed), []
+        while g.outcome() is None and len(record) < 400:
+            actors = g.actors()
+            actor = CHANCE if actors == [CHANCE] else actors[-1]
+            if actor != CHANCE and g.phase == "slam" and must(g, actor, g.legal(actor)):
+                break
+            move = (g.chance().sample(rng) if actor == CHANCE
+                    else rng.choice(playable(g.legal(actor))))
+            g.apply(actor, move)
+            record.append((actor, move))
+        else:
+            continue
+        seat = g.actors()[0]
+        kill = must(g, seat, g.legal(seat))
+        for level in ("normal", "hard"):   # (easy slips now and then by design)
+            seen = seen_from_record("slideslam", 2, g.options, g.names, record, seat)
+            move = make(level, seen).choose(g.view(seat), g.legal(seat), random.Random(seed))
+            assert move == kill, (seed, level, move, kill)
+        found += 1
+        if found >= 6:
+            break
+    assert found >= 3

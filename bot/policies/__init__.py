@@ -255,9 +255,24 @@ class NormalPolicy:
         move = decide(self.seen.determinize(rng), self.seen.seat, legal, rng)
         return move if move in legal else None
 
+    def must(self, legal: list[str], rng: random.Random) -> str | None:
+        """A move no bot passes up (`must` in the game's policy module: Slide and Slam's slam
+        that destroys an enemy die, which costs the slammer nothing); None."""
+        own = getattr(_module(self.seen.kind), "must", None)
+        if own is None:
+            return None
+        move = own(self.seen.determinize(rng), self.seen.seat, legal)
+        return move if move in legal else None
+
+    def sensible(self, legal: list[str]) -> list[str]:
+        """The moves worth trying (`sensible` in the game's policy module drops absurd ones:
+        a TradeShowdown roll of one die, which can never make a set)."""
+        own = getattr(_module(self.seen.kind), "sensible", None)
+        return (own(legal) or legal) if own is not None else legal
+
     def values(self, legal: list[str], rng: random.Random) -> dict[str, float]:
         base = self.seen.determinize(rng)
-        legal = playable(legal)
+        legal = self.sensible(playable(legal))
         cands = legal if len(legal) <= self.width else rng.sample(legal, self.width)
         out = {}
         for m in cands:
@@ -279,6 +294,12 @@ class NormalPolicy:
         legal = playable(legal)
         if len(legal) <= 1:
             return legal[0] if legal else "pass"
+        forced = self.must(legal, rng)
+        if forced is not None:
+            return forced
+        legal = self.sensible(legal)
+        if len(legal) == 1:
+            return legal[0]
         planned = self.plan(legal, rng)
         if planned is not None:
             return planned
@@ -348,6 +369,9 @@ class HardPolicy:
         legal = playable(legal)
         if len(legal) == 1:
             return legal[0]
+        forced = self.screen.must(legal, rng)
+        if forced is not None:
+            return forced
         own = getattr(self.mod, "hard_choose", None)
         if own is not None:
             # a game whose search is its own (bot/policies/<game>.py): same inputs, same rules

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine.slideslam.data import NORMAL_DAMAGE, SUPER_DAMAGE, SUPER_SLAM_HEALTH
+
 NORMAL = {"width": 24, "plies": 8}
 HARD = {"budget": 2, "width": 6, "plies": 30, "confidence": 0.0}
 
@@ -27,3 +29,32 @@ def evaluate_state(g: Any, seat: int) -> float:
         w = d["health"] + 2.0
         score += w if d["owner"] == seat else -w
     return score
+
+
+def must(g: Any, seat: int, legal: list[str]) -> str | None:
+    """The slam no bot passes up: one that destroys an enemy die. A slam costs the slammer
+    nothing (its turn ends either way), and the bots used to `end` instead now and then (the
+    issue #28 greedy check: 20 kills passed up in 2,617 slam steps). The slam destroying the
+    most dice, then dealing the most damage; predicted (the Power Token spent, so no Bend can
+    save a die) when it wins the game outright."""
+    if g.outcome() is not None or getattr(g, "phase", None) != "slam":
+        return None
+    foe_dice = [k for k, d in g.dice.items() if d["owner"] != seat and d["square"]]
+    best, best_key = None, (0, 0)
+    for m in legal:
+        words = m.split()
+        if words[0] != "slam" or "predict" in words:
+            continue
+        occ = {d["square"]: k for k, d in g.dice.items() if d["square"] is not None}
+        k = occ.get(words[1])
+        if k is None:
+            continue
+        dmg = SUPER_DAMAGE if g.dice[k]["health"] == SUPER_SLAM_HEALTH else NORMAL_DAMAGE
+        targets = g._targets(k)
+        kills = sum(1 for t in targets if g.dice[t]["health"] <= dmg)
+        key = (kills, sum(min(dmg, g.dice[t]["health"]) for t in targets))
+        if kills and key > best_key:
+            best, best_key = m, key
+            if kills == len(foe_dice) and f"{m} predict" in legal:
+                best = f"{m} predict"
+    return best

@@ -13,6 +13,21 @@ NORMAL = {"samples": 3, "width": 24}
 # secret dice choice, so leaving it is the reveal (bot/policies/seen.py).
 CLOSING_PHASES = ("window",)
 
+def sensible(legal: list[str]) -> list[str]:
+    """The dice choices worth a look: never a single die while more may be rolled (one die
+    can never make a set; the normal player rolled one in 12% of rounds), and no fewer than
+    three dice short of the most it may roll (a die more never breaks a set and may make
+    one). Other steps are all kept."""
+    def count(m: str) -> int:
+        return sum(1 for w in m.split()[1:] if w[:1] == "d" and w[1:].isdigit())
+    dice = [m for m in legal if m.startswith("dice ")]
+    if not dice:
+        return legal
+    most = max(count(m) for m in dice)
+    floor = max(2, most - 3) if most >= 2 else most
+    return [m for m in legal if not m.startswith("dice ") or count(m) >= floor]
+
+
 def _strength(f: dict[str, Any]) -> float:
     # A slash on a card is a step towards losing it; a lost card is a big step; losing all
     # of them ends the game for that seat.
