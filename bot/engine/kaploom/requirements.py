@@ -61,13 +61,13 @@ def accepts(symbol: str, dice: Sequence[DieFace]) -> bool:
     if SYMBOLS[symbol].size != len(dice):
         return False
     if len(dice) == 1:
-        kind, face = dice[0]
+        die_type, face = dice[0]
         if symbol == "ANY":
             return True
         if symbol == "ACT":
-            return kind == ACTION
+            return die_type == ACTION
         if symbol == "ACT+":
-            return kind == ACTION and face != BLANK
+            return die_type == ACTION and face != BLANK
         if symbol == "W":
             return face == "W"
         return face == symbol or face == "W"          # M E T A X: that face, or a Wild
@@ -109,8 +109,8 @@ class Fit:
 
 
 def _label(die: tuple[str, str, str]) -> str:
-    label, kind, face = die
-    return f"{label} ({FACE_NAMES[face]}{', action die' if kind == ACTION else ''})"
+    label, die_type, face = die
+    return f"{label} ({FACE_NAMES[face]}{', action die' if die_type == ACTION else ''})"
 
 
 def match(name: str, requires: Sequence[str], dice: Sequence[tuple[str, str, str]]) -> Fit:
