@@ -427,7 +427,8 @@ class Replays(commands.Cog):
             first = last_move_index(record, seat)
             if first is None:
                 continue  # their first move: the game's opening says it all
-            words = log.words_since(first + 1)
+            shown = set(lines)  # what this message tells already is not summed up again
+            words = [w for w in log.words_since(first + 1) if w not in shown]
             if words:
                 out.append(f"📜 Since your last move, {game.name(seat)}: "
                            f"{summary_line(words, 280)}")

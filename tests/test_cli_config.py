@@ -86,7 +86,8 @@ def test_commands_prints_a_valid_tree():
     assert "games" in names
     games = next(c for c in tree if c["name"] == "games")
     assert {o["name"] for o in games["options"]} == {
-        "list", "resign", "abort", "rules", "history", "export", "stats"}
+        "list", "resign", "abort", "rules", "history", "export", "stats", "replay",
+        "leaderboard", "profile", "rating", "mine", "notify"}
 
 
 def test_validator_names_each_violation():
