@@ -72,3 +72,11 @@ def test_slide_and_slam_bots_take_a_slam_that_destroys():
         if found >= 6:
             break
     assert found >= 3
+
+
+def test_kaploom_normal_knocks_out_random_placing_first():
+    """Issue #28: as the first to place (seat 1 here, as the bot always is in Discord) the
+    normal player used to lock in at random and run to the round limit."""
+    for i in range(2):
+        r = play_game("kaploom", ["normal", "random"], 2000 + i)
+        assert r.winners == (0,) and r.ending == "knockout", (i, r.ending)
