@@ -122,24 +122,14 @@ def read_record(path: str):
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from .engine.records import RecordError, ReplayError
-    from .render_cli import render_gif_command, render_position
+    from .render_cli import record_tool, render_gif_command, render_position
     if args.gif or not args.out:  # the animated replay (issue #26): bot/render_cli.py
-        return render_gif_command(args, EXIT_REFUSED, _bug)
-    try:
-        written = render_position(read_record(args.file), args.at, Path(args.out))
-    except RecordError as e:
-        print(f"cannot render {args.file}: {e}", file=sys.stderr)
-        return EXIT_REFUSED
-    except ReplayError as e:
-        print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
-              f"{e.error}", file=sys.stderr)
-        return EXIT_REFUSED
-    except OSError as e:
-        print(f"cannot write to {args.out}: {e.strerror or e}", file=sys.stderr)
-        return EXIT_REFUSED
-    except Exception:
-        return _bug(f"rendering {args.file} crashed")
+        return render_gif_command(args, _bug)
+    written, failed = record_tool(args.file, args.out, lambda: render_position(
+        read_record(args.file), args.at, Path(args.out)), f"rendering {args.file} crashed",
+        _bug)
+    if failed is not None:
+        return failed
     for path in written:
         print(path)
     return 0

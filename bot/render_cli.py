@@ -92,30 +92,42 @@ def render_gif(record: Record, out: Path, at: int | None = None,
     return gif
 
 
-def render_gif_command(args: Any, EXIT_REFUSED: int, _bug: Callable[[str], int]) -> int:
-    """`python -m bot render FILE [--at N] --gif OUT.gif`, with the render tool's exit codes
-    (handed over by bot/__main__.py: `EXIT_REFUSED`, and `_bug` for a crash)."""
+def record_tool(file: str, target: str, work: Callable[[], Any], crash: str,
+                bug: Callable[[str], int]) -> tuple[Any, int | None]:
+    """`work()` on the record in `file`, with the offline tools' refusals said in one line:
+    (its result, None), or (None, the exit code: refused, or `bug(crash)` for a crash)."""
     import sys
 
+    from .cliparse import EXIT_REFUSED
     from .engine.records import ReplayError
+    try:
+        return work(), None
+    except RecordError as e:
+        print(f"cannot render {file}: {e}", file=sys.stderr)
+    except ReplayError as e:
+        print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
+              f"{e.error}", file=sys.stderr)
+    except OSError as e:
+        print(f"cannot write to {target}: {e.strerror or e}", file=sys.stderr)
+    except Exception:
+        return None, bug(crash)
+    return None, EXIT_REFUSED
+
+
+def render_gif_command(args: Any, bug: Callable[[str], int]) -> int:
+    """`python -m bot render FILE [--at N] --gif OUT.gif` (`bug` reports a crash)."""
+    import sys
+
+    from .cliparse import EXIT_REFUSED
     if not args.gif:
         print("render: say where the pictures go: --out DIR (PNG files) or --gif OUT.gif "
               "(the animated replay)", file=sys.stderr)
         return EXIT_REFUSED
-    try:
-        gif = render_gif(read_record(args.file), Path(args.gif), args.at)
-    except RecordError as e:
-        print(f"cannot render {args.file}: {e}", file=sys.stderr)
-        return EXIT_REFUSED
-    except ReplayError as e:
-        print(f"illegal entry {e.index}: {e.entry.get('actor')!r} {e.entry.get('move')!r}: "
-              f"{e.error}", file=sys.stderr)
-        return EXIT_REFUSED
-    except OSError as e:
-        print(f"cannot write {args.gif}: {e.strerror or e}", file=sys.stderr)
-        return EXIT_REFUSED
-    except Exception:
-        return _bug(f"rendering {args.file} as a GIF crashed")
+    gif, failed = record_tool(args.file, args.gif, lambda: render_gif(
+        read_record(args.file), Path(args.gif), args.at),
+        f"rendering {args.file} as a GIF crashed", bug)
+    if failed is not None:
+        return failed
     print(args.gif)
     print(f"{gif.frames} frames ({gif.steps} steps), {len(gif.png):,} bytes", file=sys.stderr)
     return 0
