@@ -58,3 +58,31 @@ def must(g: Any, seat: int, legal: list[str]) -> str | None:
             if kills == len(foe_dice) and f"{m} predict" in legal:
                 best = f"{m} predict"
     return best
+
+
+# --- greedy (the baseline): a turn's steps judged as what they lead to ----------------------------
+
+def greedy_value(g: Any, seat: int) -> float | None:
+    """A Slide and Slam position for the one-ply greedy baseline. A turn is a slide then a
+    slam, and a slam with targets waits for the defender's answer: scored as they stand, a
+    slide and a declared slam look like nothing at all. So a declared slam is scored once the
+    defender passes (its damage), and a slide by the best of the slams (or `end`) it allows."""
+    from . import score
+    from .seen import clone, play
+    if g.outcome() is not None:
+        return score(g, seat)
+    if g.phase == "response" and g.pending and g.pending["attacker"] == seat:
+        t = clone(g)
+        play(t, 1 - seat, "pass")
+        return score(t, seat)
+    if g.phase == "slam" and seat in g.actors():
+        best = None
+        for m in g.legal(seat):
+            if m.split()[0] not in ("slam", "end"):
+                continue
+            t = clone(g)
+            play(t, seat, m)
+            v = greedy_value(t, seat) if t.phase == "response" else score(t, seat)
+            best = v if best is None else max(best, v)
+        return best
+    return None
