@@ -80,3 +80,27 @@ def test_kaploom_normal_knocks_out_random_placing_first():
     for i in range(2):
         r = play_game("kaploom", ["normal", "random"], 2000 + i)
         assert r.winners == (0,) and r.ending == "knockout", (i, r.ending)
+
+
+def test_slide_and_slam_normal_beats_greedy():
+    """The greedy baseline's Super Slams beat the old generic normal player (2 of 12, seed 3);
+    the turn plan keeps the rival's best reply in view."""
+    res = run_match("slideslam", "normal", "greedy", 12, seed=3)
+    assert res.wins["normal"] >= 9, res.wins
+
+
+def test_slide_and_slam_threat_counts_a_super_slam_line():
+    """A 1-health die Super Slams its whole row and column: a die of ours in that line is
+    threatened, one out of it and out of reach is not."""
+    from bot.engine import load
+    from bot.policies.slideslam import threat
+    g = load("slideslam").new(2, {}, ["Ann", "Bob"])
+    g.dice = {"A": {"owner": 0, "square": "a1", "health": 3, "stunned": False,
+                    "awakened": False},
+              "Z": {"owner": 1, "square": "f8", "health": 1, "stunned": False,
+                    "awakened": False}}
+    assert threat(g, 1) == 0.0           # a1 is out of f8's row and column, and of its reach
+    g.dice["A"]["square"] = "a8"
+    assert threat(g, 1) == 2.0           # the Super Slam along row 8: 2 damage
+    g.dice["A"]["health"] = 2
+    assert threat(g, 1) == 1000.0        # ... and our last die destroyed

@@ -249,7 +249,9 @@ class NormalPolicy:
     def plan(self, legal: list[str], rng: random.Random) -> str | None:
         """The game's own plan for this step (`decide` in its policy module), worked out on a
         game rebuilt from the seat's record; None where the game has none."""
-        decide = getattr(_module(self.seen.kind), "decide", None)
+        mod = _module(self.seen.kind)
+        # `normal_plan`: the normal player's own plan where it is too dear for play-outs
+        decide = getattr(mod, "normal_plan", None) or getattr(mod, "decide", None)
         if decide is None:
             return None
         move = decide(self.seen.determinize(rng), self.seen.seat, legal, rng)
