@@ -6,10 +6,12 @@ the seat's `Seen` (the public record as that seat saw it, bot/policies/seen.py) 
 games from it by sampling what the seat cannot see; none of them ever gets the real game.
 
 Levels: `random`; `easy` (plausible but loose: the normal choice most of the time, a random
-one otherwise); `normal` (greedy one step: the game's own plan where its module has `decide`
-(Die-Men and Death by Dice work with exact expectations: their dice are the game), otherwise
-each move tried on a rebuilt game, the turn played out plainly, the position scored by the
-game's evaluation); `hard` (determinized Monte Carlo: the normal player's best few moves, each
+one otherwise); `normal` (greedy one step: the game's own plan where its module has one,
+`normal_plan` or `decide` (Die-Men and Death by Dice work with exact expectations: their dice
+are the game; KAPLOOM!'s Phase 1 by what a placement does; Slide and Slam a whole turn with
+the rival's best reply in view), otherwise each move tried on a rebuilt game, the turn played
+out plainly, the position scored by the game's evaluation; a module's `must` names moves no
+bot passes up and `sensible` drops absurd ones); `hard` (determinized Monte Carlo: the normal player's best few moves, each
 played out on the same sampled games with the same dice, a fixed budget per decision). Two
 baselines for measurements, not offered to players: `random`, and `greedy` (one ply: each
 move tried on one rebuilt game, the dice it calls for drawn a few times, the position scored

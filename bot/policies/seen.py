@@ -2,8 +2,9 @@
 
 A seat's knowledge is the public record of the game as that seat saw it: every move whose
 result it could see, its own secret moves and private rolls, and, for the moves it could not
-see (another seat's secret step, another seat's private roll), only that they happened and
-what its own view looked like afterwards. Every secret step of these five games ends in a
+see (another seat's secret step, another seat's private roll), only those that showed (a
+lock-in, an announcement, a roll) and what its own view looked like afterwards; a rival's move
+that left its view as it was is not even known to have happened. Every secret step of these five games ends in a
 reveal (placements, set-ups, dice choices, plans, Phase 1 boards are all shown), so when no
 seat is in a secret step any more, the hidden moves of that step become known: `Watch` hands
 them to the seat then, never earlier.
@@ -13,7 +14,9 @@ prefix as played, and inside the secret step still under way, the hidden moves r
 samples (other seats' moves drawn from their legal moves, others' private dice re-rolled),
 kept only when the seat's own view after each of them is the one it really saw. Nothing in
 here reads a hidden move before its reveal, so a policy working from `determinize` decides the
-same whatever the other seats' secrets are (tests/test_policies_fair.py proves it per game).
+same whatever the other seats' secrets are (tests/test_policies.py proves it per game), and
+however many moves they took: a rival's move that shows nothing is no entry at all, and the
+rebuilt game samples how many such moves there were (tests/test_policies_fair_count.py).
 """
 from __future__ import annotations
 
@@ -49,9 +52,7 @@ def clone(g: Game) -> Game:
 def play(g: Game, actor: Any, move: str) -> None:
     """Apply a legal move to a simulation copy without `apply`'s save-for-undo (a JSON dump
     per move): a move that fails leaves the copy broken, and the caller throws it away."""
-    if g.result is not None:
-        raise ValueError("game over")
-    g._apply(actor, move)
+    g.simulate(actor, move)
 
 
 def _draw_owner(label: str, names: Sequence[str]) -> int | None:
