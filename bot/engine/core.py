@@ -434,6 +434,13 @@ class Game:
             self.__dict__.update(pickle.loads(saved))
             raise
 
+    def simulate(self, actor: Actor, move: str) -> list[Event]:
+        """A legal move applied to a throwaway copy (a practice bot's simulation): no copy is
+        kept for undo, so a refused move leaves this game broken — only for copies."""
+        if self.result is not None:
+            raise IllegalMoveError("The game is over.")
+        return self._apply(actor, move)
+
     def waiting_text(self, current: list[Actor] | None = None) -> str:
         current = self._actors() if current is None else current
         if CHANCE in current:

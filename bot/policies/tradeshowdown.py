@@ -159,7 +159,7 @@ def _hits(g: Any, seat: int, plan: dict[str, Any]) -> int:
 def _best_step(g: Any, seat: int, legal: list[str], verb: str, plan: dict[str, Any],
                fold) -> str | None:
     """The `verb` step that lands more than the plan does now, the most of them; None."""
-    steps = g._window_moves(seat)
+    steps = g.window_moves(seat)
     best, most = None, _hits(g, seat, plan)
     for m in legal:
         if m.split(" ", 1)[0] != verb or m.startswith("intimidate partner"):

@@ -33,7 +33,7 @@ def hits_text(g: "SlideSlam", letter: str) -> str:
     """"X (3→2) and W (1→0, destroyed)": what a slam by `letter` would do now."""
     dmg = SUPER_DAMAGE if g._is_super(letter) else NORMAL_DAMAGE
     parts = []
-    for t in g._targets(letter):
+    for t in g.slam_targets(letter):
         before = g.dice[t]["health"]
         after = max(before - dmg, 0)
         parts.append(f"{t} ({before}→{after}{', destroyed' if after == 0 else ''})")
@@ -108,13 +108,13 @@ def describe(g: "SlideSlam", move: str, seat: int) -> MoveText:
         sq = g.dice[k]["square"]
         hits = hits_text(g, k)
         effect = (f"{kind} with die {k} at {sq}: {_area_words(g, k)}. It hits {hits}"
-                  + (" (health before→after)." if g._targets(k) else "."))
+                  + (" (health before→after)." if g.slam_targets(k) else "."))
         if mv.predict:
             return MoveText(
                 clip(f"{kind} with {die_word(g, k)} at {sq} + “Now you're going to say…”"),
                 f"{effect} You say “Now you're going to say: {BEND_PHRASE}”: your Power Token is "
                 f"spent and {other} cannot save a die from this slam.")
-        if g._targets(k) and not g.tokens_used[foe]:
+        if g.slam_targets(k) and not g.tokens_used[foe]:
             effect += f" {other} may answer {BEND_PHRASE} to save one of them (once per game)."
         return MoveText(clip(f"{kind} with {die_word(g, k)} at {sq}: hits {hits}"), effect)
     if verb == "end":

@@ -129,7 +129,7 @@ class SlideSlam(Game):
         d = self.dice[letter]
         return board.slam_area(d["square"], self._is_super(letter), self.columns, self.rows)
 
-    def _targets(self, letter: str) -> list[str]:
+    def slam_targets(self, letter: str) -> list[str]:
         """Enemy dice the slam would damage, in area order (own dice are never damaged)."""
         occ = self._occupied()
         owner = self.dice[letter]["owner"]
@@ -230,7 +230,7 @@ class SlideSlam(Game):
                     continue
                 sq = self.dice[k]["square"]
                 moves.append(f"slam {sq}")
-                if can_predict and self._targets(k):
+                if can_predict and self.slam_targets(k):
                     moves.append(f"slam {sq} predict")
             moves.append("end")
         return moves
@@ -478,7 +478,7 @@ class SlideSlam(Game):
         if why is not None:
             raise IllegalMoveError(f"Die {k} cannot slam: {why}. Slam with another die or "
                                    "`end` your turn.")
-        targets = self._targets(k)
+        targets = self.slam_targets(k)
         foe = 1 - seat
         if mv.predict:
             if self.tokens_used[seat]:
@@ -558,7 +558,7 @@ class SlideSlam(Game):
         area = self._area(letter)
         hits = []
         parts = []
-        for t in self._targets(letter):
+        for t in self.slam_targets(letter):
             td = self.dice[t]
             sq, before = td["square"], td["health"]
             if t == bent:

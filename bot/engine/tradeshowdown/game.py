@@ -200,7 +200,7 @@ class TradeShowdown(Game):
             return self._choose_moves(player)
         if self.phase == "window":
             seat = self.seats[player]
-            return list(self._window_moves(player)) + (["undo"] if seat["window"] else []) \
+            return list(self.window_moves(player)) + (["undo"] if seat["window"] else []) \
                 + ["done"]
         return self._attack_moves(player)
 
@@ -347,7 +347,7 @@ class TradeShowdown(Game):
         self.phase = "window"
         for s in self.standing():
             # Nothing to decide: no need to wait for this player.
-            self.seats[s]["done"] = not self._window_moves(s)
+            self.seats[s]["done"] = not self.window_moves(s)
         if not self._actors():
             events += self._reveal()
         return events
@@ -395,7 +395,7 @@ class TradeShowdown(Game):
         out.sort(key=lambda a: (-a["width"], -a["height"]))
         return out
 
-    def _window_moves(self, s: int) -> dict[str, dict[str, Any]]:
+    def window_moves(self, s: int) -> dict[str, dict[str, Any]]:
         """Every one-step window choice open to the player now (notation -> step)."""
         seat = self.seats[s]
         plan = self.plan(s)
@@ -458,7 +458,7 @@ class TradeShowdown(Game):
         if verb not in ("set", "claw", "intimidate", "combo"):
             raise self._refuse(s, "That move is not part of the window after the roll.")
         for step in notation.steps(move, self.players):
-            moves = self._window_moves(s)
+            moves = self.window_moves(s)
             if step not in moves:
                 raise self._refuse(s, self._window_why(s, verb) + f" `{step}` is not allowed.")
             seat["window"].append(moves[step])
@@ -888,7 +888,7 @@ class TradeShowdown(Game):
         """The window step a one-step window move stands for now (None: not open)."""
         if self.phase != "window":
             return None
-        return self._window_moves(s).get(move)
+        return self.window_moves(s).get(move)
 
     def slash_position(self, s: int, value: int, nth: int | None = None) -> int | None:
         """The digit (0-based position on the target's card) `slash V` / `slash V#n` hits now;
