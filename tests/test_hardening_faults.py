@@ -109,8 +109,11 @@ async def current_panel(fake, world_users, row, cog, game, seat) -> bool:
     return any(c.split(":")[3:4] == ["pn"] for m in latest for c in m.custom_ids)
 
 
-async def play_under_faults(fake, world, kind: str, seed: int, rate: float = 0.15
-                            ) -> dict[str, int]:
+async def play_under_faults(fake, world, kind: str, seed: int, rate: float = 0.15,
+                            outage: tuple[int, int] | None = None) -> dict[str, int]:
+    """A whole game under `rate` faults; `outage` = (after how many moves, for how many moves):
+    every REST request fails meanwhile, while the players go on and the fake's clock runs
+    a minute a move (the sweeps try and fail)."""
     bot = fake.bot
     users = {u.id: u for u in (world.alice, world.bob)}
     await fake.invoke(fake.slash(bot, f"{kind} challenge", user=world.alice, channel=world.games,
@@ -127,8 +130,18 @@ async def play_under_faults(fake, world, kind: str, seed: int, rate: float = 0.1
     rng = random.Random(seed)
     now = bot.tables.clock()
     bot.tables.clock = lambda: now
-    counts = {"moves": 0, "stale_boards": 0, "stale_panels": 0, "errors": 0, "repairs": 0}
+    counts = {"moves": 0, "stale_boards": 0, "stale_panels": 0, "errors": 0, "repairs": 0,
+              "lost_lines": 0, "outage_minutes": 0}
+    told: list[str] = []
+    injected: list = []
     for _ in range(1500):
+        down = outage is not None and outage[0] <= counts["moves"] < outage[0] + outage[1]
+        if down and fake._faults and fake._faults["rate"] < 1:
+            injected += fake.injected
+            fake.inject_faults(1.0, seed=seed, kinds=(500,), seams=("rest",))
+        elif not down and outage is not None and fake._faults and fake._faults["rate"] == 1:
+            injected += fake.injected
+            fake.inject_faults(rate, seed=seed)
         row, game = await bot.tables.load(row.id)
         if row.status != "active":
             break
@@ -139,14 +152,23 @@ async def play_under_faults(fake, world, kind: str, seed: int, rate: float = 0.1
                 await bot.tables.tick(row.id)
             else:
                 seat = rng.choice(actors)
-                await bot.tables.play(row.id, row.players[seat],
-                                      rng.choice(game.legal(seat)), by=row.players[seat])
+                played = await bot.tables.play(row.id, row.players[seat],
+                                               rng.choice(game.legal(seat)),
+                                               by=row.players[seat])
+                told += [e.text for e in played.events if e.to is None and e.kind != "game_over"]
                 counts["moves"] += 1
         except discord.HTTPException:
             counts["errors"] += 1  # the move is committed; publishing is what is checked
         await fake.settle(check=False)
         row, game = await bot.tables.load(row.id)
-        for _ in range(3):
+        if down:  # nothing reaches Discord: the sweeps try (and fail) as the minutes pass
+            now += 60
+            counts["outage_minutes"] += 1
+            await bot.tables.replay_outbox()
+            await fake.settle(check=False)
+            fake.errors.clear()
+            continue
+        for _ in range(8):  # after an outage the doubled waits run out one by one
             if current_board(fake, row, cog, game):
                 break
             # A board that failed is owed: the scheduler's next sweep, once the outbox
@@ -161,7 +183,9 @@ async def play_under_faults(fake, world, kind: str, seed: int, rate: float = 0.1
         for seat in range(game.players):
             counts["stale_panels"] += not await current_panel(fake, users, row, cog, game, seat)
     fake.stop_faults()
-    counts["faults"] = len(fake.injected)
+    counts["faults"] = len(fake.injected) + len(injected)
+    text = "\n".join(m.content or "" for m in fake.messages_in(row.thread_id))
+    counts["lost_lines"] = sum(line not in text for line in told)
     assert row.status == "finished", counts
     return counts
 
@@ -180,3 +204,16 @@ async def test_fifteen_percent_faults_leave_every_player_current(fake, world, ki
     print(kind, counts)
     assert counts["faults"] > 10 and counts["repairs"] > 0
     assert counts["stale_boards"] == 0 and counts["stale_panels"] == 0, counts
+    assert counts["lost_lines"] == 0, counts
+
+
+@pytest.mark.parametrize("kind,seed", [("deathbydice", 3), ("slideslam", 2)])
+async def test_an_outage_of_minutes_in_faults_loses_no_line_and_no_board(fake, world, kind,
+                                                                        seed):
+    """Issue #27: 15% faults and an outage of at least five minutes of the fake's clock end
+    with every story line told, every board and panel current."""
+    counts = await play_under_faults(fake, world, kind, seed, outage=(6, 7))
+    print(kind, counts)
+    assert counts["outage_minutes"] >= 5
+    assert counts["stale_boards"] == 0 and counts["stale_panels"] == 0, counts
+    assert counts["lost_lines"] == 0, counts
