@@ -410,11 +410,19 @@ class GameCog(commands.GroupCog):
         seats = [a for a in game.actors() if a != CHANCE]
         if channel is None or not seats or row.deadline is None:
             return
-        who = " ".join(mention(row.players[s]) for s in seats)
+        me = self.bot.user.id if self.bot.user is not None else None
+        people = [discord.Object(u) for u in dict.fromkeys(row.players[s] for s in seats)
+                  if u != me]  # a practice bot needs no reminder
+        if not people:
+            return
+        # Named all the same; pinged only as each asked (/games notify).
+        pinged, _ = await turns.split(self.bot, people)
+        who = " ".join(mention(o.id) for o in people)
         action = "the referee moves for you" if all(
             game.timeout_move(s) for s in seats) else "you forfeit"
         await channel.send(f"⏰ {who}: your move in game #{row.id}. Time runs out "
-                           f"<t:{int(row.deadline)}:R>, then {action}.")
+                           f"<t:{int(row.deadline)}:R>, then {action}.",
+                           allowed_mentions=discord.AllowedMentions(users=pinged))
 
     async def publish(self, played: Played) -> None:
         """Post what a committed move changed: the turn message in the thread (edited while the

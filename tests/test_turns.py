@@ -61,3 +61,19 @@ async def test_the_turn_notice_setting_changes_who_is_pinged_or_dmed(fake, world
     await fake.bot.tables.play(game.row.id, world.alice.id, "take 1")
     await fake.settle()
     assert f"<@{world.bob.id}>" in fake.messages_in(world.games)[-1].content
+
+
+async def test_the_half_time_reminder_pings_only_who_asked_for_pings(fake, world):
+    await fake.invoke(fake.slash(fake.bot, "games notify", user=world.alice,
+                                 channel=world.games, how="none"))
+    game = await fake.bot.tables.create("takeaway", [world.alice.id, world.bob.id],
+                                        {"pile": 9}, guild_id=world.guild.id,
+                                        channel_id=world.games.id, names=["alice", "bob"])
+    await fake.settle()
+    row, state = await fake.bot.tables.load(game.row.id)
+    mark = len(fake.requests)
+    await fake.bot.game_cogs["takeaway"].remind(row, state)
+    [sent] = [r for r in fake.requests[mark:] if r.method == "POST"]
+    assert f"<@{world.alice.id}>" in sent.body["content"]  # named, as ever
+    assert str(world.alice.id) not in [str(u) for u in
+                                      sent.body["allowed_mentions"].get("users", [])]
