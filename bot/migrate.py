@@ -30,10 +30,16 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("cards", "user_id, slot, name, digits, zip, updated_at"),
     ("outbox", "id, game_id, version, cause, by_user, entries, attempts, publish_after,"
                " created_at"),
+    ("ratings", "scope, ladder, user_id, mu, sigma, shown, games, wins, losses, draws, streak,"
+                " best_streak, best_win, best_win_over, peak, updated_at, ranked"),
+    ("rating_history", "game_id, scope, ladder, user_id, result, place, shown_before, mu,"
+                       " sigma, shown, finished_at"),
+    ("rating_off", "guild_id, kind, since"),
+    ("player_prefs", "user_id, turn_notice, updated_at"),
 )
 IDENTITY_TABLES = ("games", "events", "challenges", "outbox")
 FLOAT_COLUMNS = {"deadline", "created_at", "updated_at", "timer_start", "due_at", "sort_at",
-                 "finished_at", "expires_at", "publish_after"}
+                 "finished_at", "expires_at", "publish_after", "mu", "sigma", "since"}
 
 
 class MigrateError(Exception):

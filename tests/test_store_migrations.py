@@ -124,6 +124,8 @@ def test_python_m_bot_migrate_copies_sqlite_into_postgresql(tmp_path, capsys):
         await tables.play(running, 1, "call heads")
         await store.save_card(1, 0, "Ace", "123", "00000")
         await store.create_challenge("coinflip", 7, 8, 1, [], {}, 2, 4, 5e9)
+        await store.set_rating_off(7, "slideslam", True)
+        await store.set_turn_notice(3, "dm")
         await tables.close()
         await store.close()
         return done, running
@@ -142,6 +144,11 @@ def test_python_m_bot_migrate_copies_sqlite_into_postgresql(tmp_path, capsys):
                     assert await dst.entries(gid) == await src.entries(gid)
                 assert await dst.stats(7) == await src.stats(7)
                 assert await dst.cards_of(1) == await src.cards_of(1)
+                # ratings, their history and the players' and servers' settings come along
+                assert await dst.ratings_of(1, 7) == await src.ratings_of(1, 7) != {}
+                assert await dst.rating_history(1, 7, "coinflip") == await src.rating_history(
+                    1, 7, "coinflip")
+                assert await dst.rating_off(7, "slideslam") and await dst.turn_notice(3) == "dm"
                 assert await dst.active_game_ids() == [running]
                 assert len(await dst.open_challenges()) == 1
                 # new rows continue after the copied ids
