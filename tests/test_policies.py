@@ -69,18 +69,13 @@ def _twin_secret_moves(kind, seed):
     pytest.skip(f"{kind}: no twin secret position found")
 
 
-def _owner(label):
-    from bot.policies.seen import _draw_owner
-    return _draw_owner(label, ["Ann", "Bob"])
-
-
 def _twin_private_rolls(kind, seed):
     """Two games that differ only in seat 1's private roll (KAPLOOM!'s Phase 1 roll, Death by
     Dice's set-up roll)."""
     for s in range(seed, seed + 40):
         g, rec = _random_until(kind, s, lambda g: g.actors() == [CHANCE] and any(
-            _owner(d.label) == 1 for d in g.chance().draws) and any(
-            _owner(d.label) == 0 for d in g.chance().draws))
+            d.owner == 1 for d in g.chance().draws) and any(
+            d.owner == 0 for d in g.chance().draws))
         if g.outcome() is not None:
             continue
         ch = g.chance()
@@ -88,7 +83,7 @@ def _twin_private_rolls(kind, seed):
         a = ch.sample(rng).split()[1:]
         b = list(a)
         for i, d in enumerate(ch.draws):
-            if _owner(d.label) == 1:
+            if d.owner == 1:
                 b[i] = next((o for o in d.options if o != a[i]), a[i])
         ga, gb = g.copy(), g.copy()
         ev_a = ga.apply(CHANCE, "roll " + " ".join(a))
@@ -172,12 +167,22 @@ def test_every_level_answers_a_legal_move(kind):
         assert move in g.legal(seat)
 
 
-def test_private_draws_belong_to_their_owner():
-    from bot.policies.seen import _draw_owner
-    assert _draw_owner("@2 d6 blue", ["Ann", "Bob"]) == 1
-    assert _draw_owner("@1:STR d8", ["Ann", "Bob"]) == 0
-    assert _draw_owner("d6 blue of Bob", ["Ann", "Bob"]) == 1
-    assert _draw_owner("re-roll 1", ["Ann", "Bob"]) is None
+@pytest.mark.parametrize("kind", ["kaploom", "deathbydice", "tradeshowdown"])
+def test_private_draws_belong_to_their_owner(kind):
+    """The engine says whose die a draw is (the bots read it; nobody parses labels)."""
+    options = {"character": "Malice", "opponent_character": "Mayhem"} if (
+        kind == "deathbydice") else {}
+    g = load(kind).new(2, {k: v for k, v in options.items()
+                           if k in {o.name for o in load(kind).OPTIONS}}, ["Ann", "Bob"])
+    rng = random.Random(1)
+    while g.actors() != [CHANCE]:
+        seat = g.actors()[0]
+        g.apply(seat, rng.choice(g.legal(seat)))
+    draws = g.chance().draws
+    assert {d.owner for d in draws} == {0, 1}
+    for d in draws:
+        name = ["Ann", "Bob"][d.owner]
+        assert d.label.startswith(f"@{d.owner + 1}") or d.label.endswith(f"of {name}")
 
 
 def test_bots_never_take_back_their_own_steps():

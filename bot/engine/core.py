@@ -140,6 +140,9 @@ class Draw:
     label: str
     options: tuple[str, ...]
     weights: tuple[float, ...] | None = None
+    # Whose die it is (a seat), when it is one player's own: its result is theirs to see
+    # first (a secret roll), and a practice bot reads whose it is from here.
+    owner: int | None = None
 
     def probability(self, token: str) -> float:
         if token not in self.options:
@@ -150,15 +153,17 @@ class Draw:
         return sum(w for o, w in zip(self.options, self.weights) if o == token) / total
 
 
-def die(sides: int, label: str | None = None, *, zero: bool = False) -> Draw:
-    """A fair die; `zero=True` numbers it 0..sides-1 (a d10 showing 0-9)."""
+def die(sides: int, label: str | None = None, *, zero: bool = False,
+        owner: int | None = None) -> Draw:
+    """A fair die; `zero=True` numbers it 0..sides-1 (a d10 showing 0-9); `owner`: whose."""
     start = 0 if zero else 1
-    return Draw(label or f"d{sides}", tuple(str(v) for v in range(start, start + sides)))
+    return Draw(label or f"d{sides}", tuple(str(v) for v in range(start, start + sides)),
+                owner=owner)
 
 
-def faces(label: str, tokens: Sequence[str]) -> Draw:
+def faces(label: str, tokens: Sequence[str], owner: int | None = None) -> Draw:
     """A fair die with named faces (repeats allowed: a face printed twice is twice as likely)."""
-    return Draw(label, tuple(tokens))
+    return Draw(label, tuple(tokens), owner=owner)
 
 
 @dataclass(frozen=True)
@@ -257,6 +262,13 @@ class Game:
     # Phases (see `current_phase`) whose moves are secret: made in the player's own panel,
     # never offered in the thread. A step where several players act at once is always secret.
     SECRET_PHASES: ClassVar[frozenset[str]] = frozenset()
+    # Phases whose moves the other seats cannot see (None: the secret phases). A secret
+    # phase may be public in what it does (KAPLOOM!'s Power Up is chosen in a panel, but
+    # every step of it is announced); a step may be hidden without being chosen (its roll).
+    HIDDEN_PHASES: ClassVar[frozenset[str] | None] = None
+    # Hidden phases whose every move is shown the moment the phase is left, even when the
+    # next phase is hidden too (TradeShowdown's window: its plans are the reveal).
+    CLOSING_PHASES: ClassVar[frozenset[str]] = frozenset()
 
     players: int
     options: dict[str, Any]

@@ -12,8 +12,6 @@ from bot.engine.kaploom.data import ALL_ACTIONS, ROUND_LIMIT
 
 from .seen import clone, play
 
-# Phase 1 (the roll, the placements) stays behind the screen; Power Up is public.
-HIDDEN_PHASES = ("roll", "assign")
 NORMAL = {"width": 10, "plies": 6}
 EASY = {"width": 4, "plies": 3}
 # hard searches in `hard_choose` below (a whole round planned, Power Up judged by what it

@@ -23,14 +23,11 @@ from __future__ import annotations
 import importlib
 import pickle
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from bot.engine import CHANCE, load
 from bot.engine.core import Event, Game
-
-_OWNER = re.compile(r"@(\d+)(?:[.:\s]|$)")
 
 
 @dataclass
@@ -53,16 +50,6 @@ def play(g: Game, actor: Any, move: str) -> None:
     """Apply a legal move to a simulation copy without `apply`'s save-for-undo (a JSON dump
     per move): a move that fails leaves the copy broken, and the caller throws it away."""
     g.simulate(actor, move)
-
-
-def _draw_owner(label: str, names: Sequence[str]) -> int | None:
-    """Whose die a draw is, from its label: "@2 d6", "@1:STR d8", "d6 blue of Bob"."""
-    m = _OWNER.match(label.strip())
-    if m:
-        return int(m.group(1)) - 1
-    found = [i for i, n in enumerate(names)
-             if re.search(r"(?:^|\s)of " + re.escape(n) + r"$", label.strip())]
-    return found[0] if len(found) == 1 else None
 
 
 WALK = 3   # unseen moves a rival may have made, at most, where its game does not say
@@ -311,7 +298,7 @@ class Watch:
         """What must be noted before `actor` moves (the move's secrecy, the draws)."""
         if actor == CHANCE:
             ch = game.chance()
-            return {"draws": [d.label for d in ch.draws] if ch else [],
+            return {"owners": [d.owner for d in ch.draws] if ch else [],
                     "phase": game.current_phase()}
         secret = game.is_secret(actor) and game.current_phase() in self.hidden_phases
         # a hidden move may show nothing at all to a seat: its view now, to tell
@@ -332,8 +319,7 @@ class Watch:
                     # (KAPLOOM! 2 vs 2: a team rolls and plans in the open between them)
                     shared = {o for e in private if s in (e.to or ()) for o in e.to}
                     known = []
-                    for tok, label in zip(toks, note.get("draws", [])):
-                        owner = _draw_owner(label, game.names)
+                    for tok, owner in zip(toks, note.get("owners", [])):
                         mine = (owner == s or owner in shared) if owner is not None else alone
                         known.append(tok if mine else None)
                     if any(t is None for t in known):
@@ -376,25 +362,16 @@ class Watch:
 
 
 def hidden_phases(game: Game) -> frozenset[str]:
-    """The phases whose moves others cannot see. A game's policy module may name them
-    (KAPLOOM!'s Power Up is made in the player's panel, but everything it does is public);
-    otherwise the engine's secret phases."""
-    try:
-        mod = importlib.import_module(f"bot.policies.{game.KIND}")
-        return frozenset(mod.HIDDEN_PHASES)
-    except (ImportError, AttributeError):
-        return type(game).SECRET_PHASES
+    """The phases whose moves others cannot see: the engine's word (`HIDDEN_PHASES`, else its
+    secret phases)."""
+    cls = type(game)
+    return cls.SECRET_PHASES if cls.HIDDEN_PHASES is None else cls.HIDDEN_PHASES
 
 
 def closing_phases(game: Game) -> frozenset[str]:
-    """Secret phases whose every move is shown the moment the phase is left, even when the
-    next phase is secret too. A game's policy module names them; none otherwise (Death by
-    Dice's set-up roll stays hidden through the secret set-up that follows it)."""
-    try:
-        mod = importlib.import_module(f"bot.policies.{game.KIND}")
-        return frozenset(getattr(mod, "CLOSING_PHASES", ()))
-    except ImportError:
-        return frozenset()
+    """Hidden phases whose every move is shown the moment the phase is left (the engine's
+    `CLOSING_PHASES`; Death by Dice's set-up roll stays hidden through the set-up after it)."""
+    return type(game).CLOSING_PHASES
 
 
 def seen_from_record(kind: str, players: int, options: dict | None, names: Sequence[str] | None,

@@ -8,10 +8,6 @@ from .seen import clone, play
 # A dice choice judged on one roll is a coin toss: three play-outs a choice, fewer choices.
 NORMAL = {"samples": 3, "width": 24}
 
-# The window closes with every plan shown (sets, claw, intimidation, combo set-asides). With
-# no attack to slash (more often without Tag Team) it leads straight into the next round's
-# secret dice choice, so leaving it is the reveal (bot/policies/seen.py).
-CLOSING_PHASES = ("window",)
 
 def sensible(legal: list[str]) -> list[str]:
     """The dice choices worth a look: never a single die while more may be rolled (one die

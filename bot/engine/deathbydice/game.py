@@ -44,9 +44,9 @@ PLAYER_STAGES = ("setup", "declare", "defend", "loaded", "thick_skull", "discard
 CHANCE_STAGES = ("setup_roll", "attack_roll", "loaded_roll", "skull_roll", "assist_roll")
 
 @lru_cache(maxsize=1024)
-def _draw(size: int, label: str) -> Draw:
-    """A die roll's Draw (frozen, so one per size and label serves every game)."""
-    return die(size, label)
+def _draw(size: int, label: str, owner: int) -> Draw:
+    """A die roll's Draw (frozen, so one per size, label and owner serves every game)."""
+    return die(size, label, owner=owner)
 
 
 ROSTER_TEXT = "The roster: " + ", ".join(ROSTER_NAMES) + "."
@@ -313,7 +313,7 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
 
     def _chance(self) -> Chance:
         if self.stage == "setup_roll":
-            draws = [_draw(f["dice"][a], f"{f['id']} d{f['dice'][a]}")
+            draws = [_draw(f["dice"][a], f"{f['id']} d{f['dice'][a]}", f["seat"])
                      for f in self.fighters for a in B.boxes(f)]
             return Chance(tuple(draws), "the secret set-up rolls")
         a = self.attack
@@ -330,7 +330,7 @@ class DeathByDice(SecretSetup, AttackSequence, Specials, Game):
 
     def _die(self, fi: int, ability: str) -> Draw:
         size = self.fighters[fi]["dice"][ability]
-        return _draw(size, f"{self.fid(fi)}:{ability} d{size}")
+        return _draw(size, f"{self.fid(fi)}:{ability} d{size}", self.fighters[fi]["seat"])
 
     # --- legal moves --------------------------------------------------------------------------
     def _legal(self, player: int) -> list[str]:

@@ -58,6 +58,8 @@ class Kaploom(Game):
     KIND = "kaploom"
     # Phase 1 is secret; Power Up is made in the panel too (one player at a time).
     SECRET_PHASES = frozenset({"assign", "power"})
+    # Phase 1 (the roll, the placements) stays behind the screen; Power Up is announced.
+    HIDDEN_PHASES = frozenset({"roll", "assign"})
     TITLE = "KAPLOOM!"
     # 2: the last reveal is kept as one JSON string (`combat_json`, see `combat`).
     SCHEMA = 2
@@ -483,7 +485,7 @@ class Kaploom(Game):
         for s in range(self.players):
             for d in self.dice_of(s):
                 die = self.dice[d]
-                draws.append(faces(f"{d} {die['colour']} of {self.name(s)}", slots(die)))
+                draws.append(faces(f"{d} {die['colour']} of {self.name(s)}", slots(die), s))
         return Chance(tuple(draws), f"round {self.round}: every die is rolled")
 
     def _apply(self, actor: Actor, move: str) -> list[Event]:

@@ -72,9 +72,9 @@ def faces(size: int) -> range:
 
 
 @lru_cache(maxsize=256)
-def draw(size: int, label: str) -> Draw:
+def draw(size: int, label: str, owner: int) -> Draw:
     """One die of the roll (a Draw is immutable: the same few are made once)."""
-    return die(size, label, zero=size == 10)
+    return die(size, label, zero=size == 10, owner=owner)
 
 
 def dice_text(sizes: list[int]) -> str:

@@ -51,6 +51,10 @@ def _dice_moves(available: tuple[int, ...], targets: tuple[int, ...],
 class TradeShowdown(Game):
     KIND = "tradeshowdown"
     SECRET_PHASES = frozenset({"choose", "window"})  # dice choices and post-roll plans
+    # The window closes with every plan shown (sets, claw, intimidation, combo set-asides).
+    # With no attack to slash it leads straight into the next round's secret dice choice, so
+    # leaving it is the reveal.
+    CLOSING_PHASES = frozenset({"window"})
     TITLE = "TradeShowdown"
     SCHEMA = 1
     MIN_PLAYERS = 2
@@ -191,7 +195,7 @@ class TradeShowdown(Game):
         return [self.attacks[self.at]["seat"]]
 
     def _chance(self) -> Chance:
-        draws = [draw(size, f"@{s + 1} d{size}")
+        draws = [draw(size, f"@{s + 1} d{size}", s)
                  for s in self.standing() for size in self.seats[s]["dice"]]
         return Chance(tuple(draws), f"The round {self.round} roll")
 
