@@ -31,8 +31,7 @@ from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join
 from .store import GameRow
 from .engine.menu import Menu, MenuGroup, Pick
 from .tables import STALE_TEXT, NotAPlayer, Played, PublishIncomplete, StaleMove
-from .ui import (ComponentCall, MoveButton, MoveModal, MoveSelect, PanelButton, TypeMoveButton,
-                 VoteButton, reply, view_of)
+from .ui import ComponentCall, MoveModal, PanelButton, VoteButton, reply, view_of
 
 log = logging.getLogger(__name__)
 

@@ -26,6 +26,7 @@ from bot.ui import RulesPageButton, reply, view_of
 from bot import profile as ratings_ui
 from bot import turns, zombie
 
+log = logging.getLogger(__name__)
 GAME_CHOICES = [app_commands.Choice(name=k, value=k) for k in KINDS]
 
 

@@ -38,7 +38,7 @@ from bot.render_cli import renderers
 from bot.replay import (PublicLog, Replay, last_move_index, record_of, since, summary_line,
                         walk)
 from bot.store import GameRow
-from bot.ui import guarded, reply
+from bot.ui import guarded
 from rendering.gif import replay_gif
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,6 @@ Colour is never the only cue: every die says its link colour in words.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 

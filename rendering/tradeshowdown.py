@@ -40,7 +40,7 @@ from PIL import Image, ImageDraw
 from rendering.canvas import MARGIN, new_canvas, title_bar, title_bar_height
 from rendering.colours import (BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PANEL, PAPER, TEXT,
                                Colour, contrast, hex_colour, mix, player_colour, readable_on)
-from rendering.dice import draw_die, ring_margin, size_tag
+from rendering.dice import draw_die, ring_margin
 from rendering.fonts import font
 from rendering.picture import MAX_ALT_CHARS, Picture, to_png
 from rendering.shapes import SUPERSAMPLE, draw_rounded, int_box, rounded_mask, stamp

@@ -175,3 +175,13 @@ async def test_abort_by_a_moderator_of_another_channel_is_refused(fake, world):
                                  game=row.id))
     assert (await fake.bot.store.get_game(row.id)).status == "aborted"
     assert "by moderator" in thread_text(fake, row)
+
+
+async def test_a_failed_text_command_is_logged_not_a_crash(fake, world, caplog):
+    """cogs/games.py logged through a `log` it never defined (a NameError on the error path)."""
+    from types import SimpleNamespace
+    cog = fake.bot.get_cog("Games")
+    with caplog.at_level("ERROR", logger="cogs.games"):
+        await cog.on_command_error(SimpleNamespace(command="hello"), RuntimeError("boom"))
+    assert any("text command hello failed" in r.getMessage() for r in caplog.records)
+    fake.errors.clear()

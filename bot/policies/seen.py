@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import pickle
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from bot.engine import CHANCE, load

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import Event, Game, IllegalMoveError, join_names
-from . import board, rules
+from . import rules
 
 ROUND_LIMIT = 30          # Referee ruling (ours): the convention closes after 30 rounds.
 RESPONSE_SECONDS = 60     # rulings, "Physical report": dispute within 60 s

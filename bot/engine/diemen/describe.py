@@ -6,7 +6,7 @@ simulated flick are `odds.flick_odds` through `DieMen.odds`, the very numbers th
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core import MoveText, RuleError
 from . import board, notation, rules

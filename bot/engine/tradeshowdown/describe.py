@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..core import IllegalMoveError, MoveText, RuleError, join_names
 from . import notation
-from .cards import X, open_values, pick, room
+from .cards import X, room
 from .dice import dice_text
 
 if TYPE_CHECKING:
