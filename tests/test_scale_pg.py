@@ -125,6 +125,9 @@ async def test_a_process_killed_mid_move_loses_nothing_committed(two_processes):
     a.listeners["coinflip"] = type("Dying", (), {"publish": staticmethod(die)})()
     with pytest.raises(asyncio.CancelledError):
         await a.play(gid, 1, "call heads")
+    # A dead process's scheduler dies with it: left running in this one event loop, it could
+    # claim the outbox row first and "publish" it through the dying listener (a flaky 10%).
+    await a.close()
     row = await b.store.get_game(gid)
     assert row.version == 1  # the commit stands
     await b.run_due()
