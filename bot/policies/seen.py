@@ -152,20 +152,27 @@ class Seen:
         for _ in range(steps):
             cands = [m for m in g.legal(actor) if m.split(" ", 1)[0] not in _NEVER]
             rng.shuffle(cands)
-            for m in cands[:12]:
-                trial = clone(g)
-                try:
-                    play(trial, actor, m)
-                except Exception:
-                    continue
-                if (trial.outcome() is None and trial.current_phase() == phase
-                        and actor in trial.actors() and self.seat in trial.actors()
-                        and trial.view(self.seat) == seen):
-                    g = trial
-                    break
-            else:
+            nxt = self._unseen_step(g, actor, cands, phase, seen)
+            if nxt is None:
                 break
+            g = nxt
         return g
+
+    def _unseen_step(self, g: Game, actor: int, cands: list[str], phase: str,
+                     seen: dict) -> Game | None:
+        """The game after the first of `cands` (12 at most) that `actor` may have made
+        unseen: the step goes on, both still act, and this seat's view is still `seen`."""
+        for m in cands[:12]:
+            trial = clone(g)
+            try:
+                play(trial, actor, m)
+            except Exception:
+                continue
+            if (trial.outcome() is None and trial.current_phase() == phase
+                    and actor in trial.actors() and self.seat in trial.actors()
+                    and trial.view(self.seat) == seen):
+                return trial
+        return None
 
     def _reach(self, g: Game, actor: int, target: dict, rng: random.Random
                ) -> tuple[Game, bool]:
@@ -207,19 +214,8 @@ class Seen:
                 found = match(g, cands, full=step == walk)
                 if found is not None:
                     return found, True
-            nxt = None
-            if self.seat in g.actors():
-                for m in cands[:12]:
-                    trial = clone(g)
-                    try:
-                        play(trial, actor, m)
-                    except Exception:
-                        continue
-                    if (trial.outcome() is None and trial.current_phase() == phase
-                            and actor in trial.actors() and self.seat in trial.actors()
-                            and trial.view(self.seat) == seen):
-                        nxt = trial
-                        break
+            nxt = (self._unseen_step(g, actor, cands, phase, seen)
+                   if self.seat in g.actors() else None)
             if nxt is None:
                 found = match(g, cands, full=True) if step < walk or step > walk else None
                 return (found, True) if found is not None else (g, False)
