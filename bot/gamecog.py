@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import io
 import json
 import logging
 import random
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, ClassVar
 
 import discord
@@ -31,78 +29,17 @@ from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join
 from .store import GameRow
 from .engine.menu import Menu, MenuGroup, Pick
 from .tables import STALE_TEXT, NotAPlayer, Played, PublishIncomplete, StaleMove
+from .panel import Panel, _digest, clip, mention, picture_file, split_message
 from .ui import ComponentCall, MoveModal, PanelButton, VoteButton, reply, view_of
 
 log = logging.getLogger(__name__)
+# What a game's cog takes from here beside GameCog itself.
+__all__ = ["GameCog", "Panel", "clip", "on_component", "picture_file"]
 
-MESSAGE_LIMIT = 2000
 PRACTICE_LEVELS = [app_commands.Choice(name="easy: plausible but loose", value="easy"),
                    app_commands.Choice(name="normal: the best move one step ahead", value="normal"),
                    app_commands.Choice(name="hard: looks further ahead", value="hard")]
 DM_CLOSED = 50007
-
-
-@dataclass
-class Panel:
-    """One message's worth of UI: text, components and maybe a picture."""
-    content: str
-    items: list[discord.ui.Item] = field(default_factory=list)
-    picture: Any = None  # rendering.Picture (png bytes + alt text) or None
-
-    def signature(self) -> str:
-        """What the panel shows: text and components (the picture follows the same view)."""
-        ids = [getattr(i, "custom_id", None) or getattr(getattr(i, "item", None), "custom_id", "")
-               for i in self.items]
-        options = [[o.value for o in getattr(getattr(i, "item", i), "options", [])]
-                   for i in self.items]
-        return hashlib.sha1(repr((self.content, ids, options)).encode()).hexdigest()[:16]
-
-    def send_kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"content": clip(self.content)}
-        if self.items:
-            kw["view"] = view_of(*self.items)
-        if self.picture is not None:
-            kw["file"] = picture_file(self.picture)
-        return kw
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode()).hexdigest()[:12] if text else ""
-
-
-def picture_file(picture: Any, filename: str | None = None) -> discord.File:
-    """A rendering.Picture as an attachment (its own file name unless `filename`), alt text
-    as the description."""
-    return discord.File(io.BytesIO(picture.png), filename or picture.filename,
-                        description=picture.alt)
-
-
-def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Cut a long text at line ends into messages Discord accepts."""
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            chunks.append(current)
-            candidate = line
-        current = candidate
-    chunks.append(current)
-    return chunks
-
-
-def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
 
 
 RETRIES = 3
@@ -610,15 +547,9 @@ class GameCog(commands.GroupCog):
         """Edit the turn's message, or post the new turn's (pinging who must act) and take the
         buttons off the old one; the id of the message that now shows the turn."""
         if same_turn:
-            def edit_kwargs() -> dict[str, Any]:
-                kw = panel.send_kwargs()  # no picture: the board on the message still holds
-                kw.setdefault("view", None)
-                if "file" in kw:
-                    kw["attachments"] = [kw.pop("file")]
-                return kw
-            try:
+            try:  # no picture: the board on the message still holds
                 await carrier.edit(row.id, old_id, lambda: dict(
-                    edit_kwargs(), allowed_mentions=discord.AllowedMentions.none()),
+                    panel.edit_kwargs(), allowed_mentions=discord.AllowedMentions.none()),
                     lambda make: retrying(lambda: channel.get_partial_message(old_id).edit(
                         **make())))
                 msg_id = old_id
@@ -849,15 +780,8 @@ class GameCog(commands.GroupCog):
         if channel is None:
             channel = self.bot.get_partial_messageable(last["channel"])
         def edit_kwargs() -> dict[str, Any]:
-            if panel is None:
-                return {"view": None}
-            kw = panel.send_kwargs()
-            kw.setdefault("view", None)
-            if "file" in kw:
-                kw["attachments"] = [kw.pop("file")]
-            elif not keep_picture:
-                kw["attachments"] = []
-            return kw
+            return {"view": None} if panel is None else panel.edit_kwargs(
+                keep_picture=keep_picture)
         try:
             await carrier.edit(game_id, last["message"], edit_kwargs,
                                None if lazy else lambda make: retrying(

@@ -195,7 +195,7 @@ async def show_profile(interaction: discord.Interaction, member: Any,
     from rendering import render_async
     from rendering.profile import render_rating_history
 
-    from .gamecog import picture_file
+    from .panel import picture_file
     who = member or interaction.user
     if getattr(who, "bot", False):
         raise RuleError("Bots don't play rated games.")

@@ -19,7 +19,8 @@ from discord.ext import commands
 from bot import layout
 from bot.engine.core import Game, RuleError
 from bot.engine.deathbydice import DeathByDice
-from bot.gamecog import GameCog, Panel, on_component
+from bot.gamecog import GameCog, on_component
+from bot.panel import Panel
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove

@@ -19,7 +19,8 @@ from discord.ext import commands
 from bot import layout
 from bot.engine.core import CHANCE, Chance, Game, RuleError
 from bot.engine.diemen import DieMen
-from bot.gamecog import GameCog, Panel, clip, on_component
+from bot.gamecog import GameCog, on_component
+from bot.panel import Panel, clip
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.ui import ComponentCall, GameItem, MoveButton, reply, view_of

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.engine import KINDS, load
 from bot.engine.core import RuleError
 from bot import guide
-from bot.gamecog import clip, split_message
+from bot.panel import clip, split_message
 from bot.engine.records import Record, ReplayError, public_record
 from bot.lobby import Lobby
 from bot.practice import PRACTICE_KEY

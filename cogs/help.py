@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot import guide
 from bot.engine import KINDS, load
-from bot.gamecog import clip
+from bot.panel import clip
 from bot.ui import reply
 
 GAME_CHOICES = [app_commands.Choice(name=load(k).TITLE[:100], value=k) for k in KINDS]

@@ -16,7 +16,8 @@ from discord.ext import commands
 from bot import layout
 from bot.engine.core import Event, Game, RuleError
 from bot.engine.kaploom import Kaploom
-from bot.gamecog import GameCog, Panel, clip, mention, on_component, split_message
+from bot.gamecog import GameCog, on_component
+from bot.panel import Panel, clip, mention, split_message
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import Played
