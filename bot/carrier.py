@@ -11,11 +11,20 @@ failed follow-up): a message is never lost for want of an interaction.
 `carry(game_id, interaction)` marks the interaction of the running task (a context variable, so
 it follows the move through the table into the publish, and into the practice bot's task that
 the move wakes: a bot's answer right after a person's click rides on it too).
+
+It is also kept in the game's **book** for the rest of its token's life, so a later move can use
+it: a move made in a DM changes the thread through the last click there, and another seat's new
+DM panel goes out as a follow-up of that seat's own last click in its DM. A busy table then
+publishes nearly everything through interactions; only a table nobody touched for 14 minutes
+(or another process's outbox) needs REST. The book is per process and forgets on restart: a
+token is only a shortcut, never the only way.
 """
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import weakref
+from collections import OrderedDict
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -37,21 +46,55 @@ class Carrier:
 
 
 _current: ContextVar[Carrier | None] = ContextVar("carrier", default=None)
+# Per client (one bot: a test may run several in one process), game id -> channel id -> the
+# newest interactions made there (newest last). Bounded: a few per channel, games forgotten
+# oldest first past BOOK_GAMES, and stale tokens dropped as met.
+Book = OrderedDict[int, dict[int, list[Carrier]]]
+_books: "weakref.WeakKeyDictionary[Any, Book]" = weakref.WeakKeyDictionary()
+PER_CHANNEL = 4
+BOOK_GAMES = 20_000
 
 
 def carry(game_id: int, interaction: discord.Interaction) -> None:
-    """The interaction of this task may publish game `game_id`'s moves."""
-    _current.set(Carrier(game_id, interaction))
+    """The interaction of this task may publish game `game_id`'s moves (and, while its token
+    lives, later moves of that game in its channel)."""
+    c = Carrier(game_id, interaction)
+    _current.set(c)
+    if interaction.channel_id is None:
+        return
+    book = _books.setdefault(interaction.client, OrderedDict())
+    channels = book.pop(game_id, None) or {}
+    book[game_id] = channels
+    kept = [k for k in channels.get(interaction.channel_id, []) if _fresh(k)]
+    channels[interaction.channel_id] = (kept + [c])[-PER_CHANNEL:]
+    while len(book) > BOOK_GAMES:
+        book.popitem(last=False)
+
+
+def _channels(client: Any, game_id: int) -> dict[int, list[Carrier]]:
+    return _books.get(client, {}).get(game_id, {})
+
+
+def _fresh(c: Carrier) -> bool:
+    return discord.utils.utcnow() - c.interaction.created_at <= TOKEN_LIFE
 
 
 def carrier_for(game_id: int) -> Carrier | None:
     """What may carry game `game_id`'s messages now, if anything."""
     c = _current.get()
-    if c is None or c.game_id != game_id:
-        return None
-    if discord.utils.utcnow() - c.interaction.created_at > TOKEN_LIFE:
+    if c is None or c.game_id != game_id or not _fresh(c):
         return None
     return c
+
+
+def _candidates(client: Any, game_id: int, channel_id: int | None = None) -> list[Carrier]:
+    """This task's own interaction first, then the book's, newest first (in `channel_id`,
+    else in any channel of the game)."""
+    out = [c] if (c := carrier_for(game_id)) is not None else []
+    channels = _channels(client, game_id)
+    for cid in ([channel_id] if channel_id is not None else list(channels)):
+        out += [k for k in reversed(channels.get(cid, [])) if _fresh(k) and k not in out]
+    return out
 
 
 Make = Callable[[], dict[str, Any]]
@@ -64,51 +107,62 @@ ANSWERS_ON_MESSAGE = (discord.InteractionResponseType.deferred_message_update,
 ANSWERS_BEFORE_FOLLOWUPS = ANSWERS_ON_MESSAGE + (discord.InteractionResponseType.channel_message,)
 
 
-async def send(game_id: int, channel: Any, make: Make,
+async def send(client: Any, game_id: int, channel: Any, make: Make,
                rest: Callable[[Make], Awaitable[discord.Message]]) -> discord.Message:
-    """A new message in `channel`: the interaction's follow-up when it was made in that very
-    channel and answered in a way that leaves follow-ups their own, else `rest(make)`."""
-    c = carrier_for(game_id)
-    ix = c.interaction if c is not None else None
-    if ix is not None and ix.channel_id == getattr(channel, "id", None) and (
-            ix.response.type in ANSWERS_BEFORE_FOLLOWUPS):
+    """A new message in `channel`: a follow-up of an interaction made in that very channel and
+    answered in a way that leaves follow-ups their own (this task's first, then the book's),
+    else `rest(make)`."""
+    for c in _candidates(client, game_id, getattr(channel, "id", None)):
+        ix = c.interaction
+        if ix.channel_id != getattr(channel, "id", None) or (
+                ix.response.type not in ANSWERS_BEFORE_FOLLOWUPS):
+            continue
         try:
             message = await ix.followup.send(wait=True, **make())
             c.sent.add(message.id)
             return message
         except discord.HTTPException as e:
-            log.info("game %s: a follow-up failed (%s); posting it over REST", game_id, e.status)
+            _spent(client, c, e)
+            log.info("game %s: a follow-up failed (%s); trying another way", game_id, e.status)
     return await rest(make)
 
 
-async def edit(game_id: int, message_id: int, make: Make,
-               rest: Callable[[Make], Awaitable[Any]] | None) -> None:
-    """Edit message `message_id`: as the interaction's own answer when it is the message the
-    interaction's component is on (and not ephemeral: the cog answers those itself), else
-    `rest(make)` (`rest=None`: only if the interaction can; a nicety not worth a request
+def _spent(client: Any, c: Carrier, e: discord.HTTPException) -> None:
+    """A token Discord refused (expired, or its follow-ups used up) leaves the book."""
+    if e.status in (401, 404) or e.code in (50027, 10015, 40094):
+        for carriers in _channels(client, c.game_id).values():
+            if c in carriers:
+                carriers.remove(c)
+
+
+async def edit(client: Any, game_id: int, message_id: int, make: Make,
+               rest: Callable[[Make], Awaitable[Any]] | None,
+               channel_id: int | None = None) -> None:
+    """Edit message `message_id` through an interaction that can: one whose follow-up made it,
+    or whose component is on it and was answered by updating it (not an ephemeral one: the cog
+    answers those itself); this task's first, then the book's (in `channel_id` when given).
+    Else `rest(make)` (`rest=None`: only if an interaction can; a nicety not worth a request
     bound to the global limit). `make()` gives edit arguments (`attachments`, not `file`)."""
-    c = carrier_for(game_id)
-    ix = c.interaction if c is not None else None
-    message = getattr(ix, "message", None)
-    if ix is not None and message_id in c.sent:
+    current = carrier_for(game_id)
+    for c in _candidates(client, game_id, channel_id):
+        ix = c.interaction
+        message = getattr(ix, "message", None)
         try:
-            await ix.followup.edit_message(message_id, **make())
-            return
-        except discord.HTTPException as e:
-            log.info("game %s: a follow-up's edit failed (%s); editing over REST", game_id,
-                     e.status)
-    elif ix is not None and message is not None and message.id == message_id and not (
-            message.flags.ephemeral):
-        answered = ix.response.type
-        try:
-            if answered is None:
+            if message_id in c.sent:
+                await ix.followup.edit_message(message_id, **make())
+                return
+            if message is None or message.id != message_id or message.flags.ephemeral:
+                continue
+            answered = ix.response.type
+            if answered is None and c is current:
                 await ix.response.edit_message(**make())
                 return
             if answered in ANSWERS_ON_MESSAGE:  # `@original` is the clicked message itself
                 await ix.edit_original_response(**make())
                 return
         except discord.HTTPException as e:
-            log.info("game %s: an answer by edit failed (%s); editing over REST", game_id,
-                     e.status)
+            _spent(client, c, e)
+            log.info("game %s: an edit through an interaction failed (%s); trying another way",
+                     game_id, e.status)
     if rest is not None:
         await rest(make)

@@ -548,7 +548,7 @@ class GameCog(commands.GroupCog):
         buttons off the old one; the id of the message that now shows the turn."""
         if same_turn:
             try:  # no picture: the board on the message still holds
-                await carrier.edit(row.id, old_id, lambda: dict(
+                await carrier.edit(self.bot, row.id, old_id, lambda: dict(
                     panel.edit_kwargs(), allowed_mentions=discord.AllowedMentions.none()),
                     lambda make: retrying(lambda: channel.get_partial_message(old_id).edit(
                         **make())))
@@ -567,16 +567,16 @@ class GameCog(commands.GroupCog):
             def rest(make):
                 return retrying(lambda: channel.send(**make()))
             for chunk in before:  # a long reveal: its start goes first, the board comes last
-                await carrier.send(row.id, channel, lambda: dict(
+                await carrier.send(self.bot, row.id, channel, lambda: dict(
                     content=chunk, allowed_mentions=discord.AllowedMentions.none()), rest)
-            msg = await carrier.send(row.id, channel, lambda: dict(
+            msg = await carrier.send(self.bot, row.id, channel, lambda: dict(
                 panel.send_kwargs(), allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=pinged)), rest)
             msg_id = msg.id
             await turns.send_dms(self.bot, row, game, by_dm, msg)  # issue #25: asked for a DM
             if old_id and old_id != msg_id:
                 try:  # stale buttons would only be refused; removing them avoids the confusion
-                    await carrier.edit(row.id, old_id, lambda: {"view": None},
+                    await carrier.edit(self.bot, row.id, old_id, lambda: {"view": None},
                                        lambda make: channel.get_partial_message(old_id).edit(
                                            **make()))
                 except discord.HTTPException:
@@ -604,18 +604,20 @@ class GameCog(commands.GroupCog):
             panel.picture = await self.picture(row, game, seat)
         return panel
 
-    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
-        """DM a player; None when their DMs are closed (they get the ephemeral panel instead).
-        Other failures raise discord.HTTPException."""
+    async def dm(self, user_id: int, game_id: int, **kwargs: Any) -> discord.Message | None:
+        """DM a player: a follow-up of their own last click in that DM while its token lives
+        (bot/carrier.py), else over REST. None when their DMs are closed (they get the
+        ephemeral panel instead). Other failures raise discord.HTTPException."""
         channel = await retrying(lambda: self._dm_channel(user_id))
         files = [kwargs.pop("file")] if "file" in kwargs else []
 
-        def send():
+        def make() -> dict[str, Any]:
             for f in files:
                 f.reset()
-            return channel.send(**kwargs, **({"file": files[0]} if files else {}))
+            return dict(kwargs, **({"file": files[0]} if files else {}))
         try:
-            return await retrying(send)
+            return await carrier.send(self.bot, game_id, channel, make,
+                                      lambda make: retrying(lambda: channel.send(**make())))
         except discord.Forbidden as e:
             if e.code == DM_CLOSED:
                 return None
@@ -715,7 +717,7 @@ class GameCog(commands.GroupCog):
                     return
             if needs_panel and panel.picture is None:
                 panel.picture = await self.picture(row, game, seat)
-            sent = await self.dm(uid, **panel.send_kwargs())
+            sent = await self.dm(uid, row.id, **panel.send_kwargs())
             if sent is not None:
                 if needs_panel:
                     if last and "message" in last and not last.get("retired"):
@@ -783,7 +785,7 @@ class GameCog(commands.GroupCog):
             return {"view": None} if panel is None else panel.edit_kwargs(
                 keep_picture=keep_picture)
         try:
-            await carrier.edit(game_id, last["message"], edit_kwargs,
+            await carrier.edit(self.bot, game_id, last["message"], edit_kwargs,
                                None if lazy else lambda make: retrying(
                                    lambda: channel.get_partial_message(last["message"]).edit(
                                        **make())))

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 import bot.carrier as carrier
-from test_lobby_flow import challenge_buttons
+from test_lobby_flow import challenge_buttons, pick, start_game, thread_text
 
 
 async def start(fake, world, pile=9):
@@ -90,3 +90,65 @@ async def test_a_whole_game_by_clicks_needs_no_global_requests_after_the_start(f
         moves += 1
     assert moves >= 6
     assert [r for r in fake.requests[mark:] if r.seam == "rest"] == []
+
+
+# The book (bot/carrier.py): a click's token serves the game's later moves while it lives.
+async def call_round(fake, world, row, alice="call heads", bob="call tails"):
+    await fake.invoke(pick(fake, fake.dms_to(world.alice)[-1], alice, world.alice))
+    await fake.invoke(pick(fake, fake.dms_to(world.bob)[-1], bob, world.bob))
+
+
+def dm_posts(fake, requests, *users):
+    dms = {fake.dm_channel(u).id for u in users}
+    return [r for r in requests if r.method == "POST" and (
+        r.args.get("channel_id") in dms)]
+
+
+async def test_a_seats_next_panel_is_a_follow_up_of_its_own_last_click(fake, world):
+    row = await start_game(fake, world, target=3)
+    await call_round(fake, world, row)
+    mark = len(fake.requests)
+    await call_round(fake, world, row)   # round 2's panels went out with round 1's flip
+    new = fake.requests[mark:]
+    assert dm_posts(fake, new, world.alice, world.bob) == []   # no REST into a DM
+    # Round 3's panels: each a follow-up made with that player's own round-2 click.
+    followups = [r for r in new if r.seam == "webhook" and r.method == "POST"
+                 and not r.route.endswith("/callback")]
+    owners = {fake.interactions[r.args["webhook_token"]].user.id for r in followups}
+    assert owners <= {world.alice.id, world.bob.id} and len(followups) >= 2
+    for user in (world.alice, world.bob):
+        panel = fake.dms_to(user)[-1]
+        assert panel.token is not None and fake.interactions[panel.token].user.id == user.id
+        assert "call heads" in " ".join(panel.custom_ids)
+
+
+async def test_a_move_made_in_a_dm_changes_the_thread_through_the_last_click_there(fake,
+                                                                                   world):
+    row = await start_game(fake, world, target=3)
+    card = fake.messages_in(row.thread_id)[-1]
+    lock = next(c for c in card.custom_ids if c.endswith(":pn"))
+    await fake.invoke(fake.click(card, lock, user=world.alice))   # her panel, in the thread
+    await call_round(fake, world, row)   # both call in their DMs; the flip is public
+    # The new card is a follow-up of her click (the first card, posted over REST when the
+    # game started, could only lose its buttons over REST).
+    second = fake.messages_in(row.thread_id)[-1]
+    assert "The coin shows" in second.content and second.token is not None
+    mark = len(fake.requests)
+    await call_round(fake, world, row)
+    new = fake.requests[mark:]
+    assert rest_in(new, row.thread_id) == [], [(r.method, r.route) for r in new]
+    assert fake.messages_in(row.thread_id)[-1].id != second.id
+    assert fake.messages[second.id].custom_ids == []   # lost its buttons through her token
+    assert thread_text(fake, row).count("The coin shows") == 2
+
+
+async def test_a_spent_token_leaves_the_book_and_rest_carries_the_move(fake, world, monkeypatch):
+    row = await start_game(fake, world, target=3)
+    await call_round(fake, world, row)
+    monkeypatch.setattr(carrier, "TOKEN_LIFE", dt.timedelta(seconds=-1))
+    mark = len(fake.requests)
+    await call_round(fake, world, row)
+    new = fake.requests[mark:]
+    assert len(dm_posts(fake, new, world.alice, world.bob)) == 2   # both panels over REST
+    for user in (world.alice, world.bob):
+        assert "call heads" in " ".join(fake.dms_to(user)[-1].custom_ids)

@@ -67,7 +67,7 @@ async def test_a_seat_no_panel_reached_is_tried_again(fake, world, monkeypatch):
     cog = fake.bot.game_cogs["coinflip"]
     real_dm, real_offer = cog.dm, cog._offer_panel_in_thread
 
-    async def no_dm(uid, **kwargs):
+    async def no_dm(uid, game_id, **kwargs):
         raise discord.HTTPException(type("R", (), {"status": 503, "reason": "down"})(), "down")
 
     async def no_offer(*args, **kwargs):
