@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections import Counter
 
 import discord
 import pytest
@@ -269,3 +270,60 @@ async def test_a_game_by_clicks_through_global_throttles_ends_as_a_clean_one(
     assert len([t for t in lines.texts() if OVER in t]) == len(hit)
     assert not [t for t in lines.texts() if "We are being rate limited" in t
                 or t.startswith("Global rate limit has been hit")]
+
+
+async def test_a_throttle_longer_than_every_retry_leaves_the_move_to_the_outbox(
+        tmp_path, http_log, caplog):
+    """16 global 429s in a row: discord.py gives up after 5 tries, the bot's retrying() after 3
+    of those, so a board or a panel does not get out with its move. The move stands (applied
+    once), the outbox row stays, and its sweep, once the throttle is gone, brings the board to
+    where a clean run ends; no story line is told twice."""
+    throttle_log, lines = http_log
+    # the bot's own tries wait up to 0.1 s between them: the throttle is over after 0.25 s (the
+    # bot's default), not 0.05 s, or each try of a window would count as a throttle
+    throttle_log.quiet = 0.25
+    kind, seed = "deathbydice", 3
+    fake = await boot(tmp_path / "clean.db")
+    try:
+        world = World(fake)
+        await played(fake, world, kind, seed)
+        expected = await final(fake, world, 1)
+    finally:
+        await fake.stop()
+    throttled = await boot(tmp_path / "throttled.db")
+    try:
+        tworld = World(throttled)
+        session = FakeSession.install(throttled)
+        with caplog.at_level(logging.WARNING, logger="bot.tables"):
+            count = await played(throttled, tworld, kind, seed, session, throttle_log, harsh=True)
+        tables = throttled.bot.tables
+        owed = len(await throttled.bot.store._all("SELECT id FROM outbox"))
+        for sweep in range(1, 6):   # the scheduler's sweeps, once each lease has passed
+            if not await throttled.bot.store._all("SELECT id FROM outbox"):
+                break
+            later = tables.clock() + tables.LEASE * 2 ** sweep + 1
+            tables.clock = lambda later=later: later
+            await tables.replay_outbox()
+            await throttled.settle()
+        got = await final(throttled, tworld, 1)
+    finally:
+        await throttled.stop()
+    in_part = [r.getMessage() for r in caplog.records if "published in part" in r.getMessage()]
+    print({"moves": count.moves, "windows": session.windows, "answered_429": len(session.answered_429),
+           "published_in_part": len(in_part), "owed_after_game": owed, "sweeps": sweep})
+    assert count.finished and in_part, "no publishing failed: the throttle was not long enough"
+    assert got["entries"] == expected["entries"] and got["state"] == expected["state"]
+    assert got["outbox"] == []
+    assert got["thread"][-1] == expected["thread"][-1]   # the last board is the clean run's
+    # no line of the game's story is told more often than in the clean run (a board's status
+    # line -- 👉 / 🔒 who must act -- may show once more: a board that failed is posted later)
+    def lines_of(thread):
+        return Counter(ln for text in thread for ln in text.splitlines()
+                       if ln.strip() and not ln.startswith(("👉", "🔒")))
+    clean_lines, got_lines = lines_of(expected["thread"]), lines_of(got["thread"])
+    assert not {ln: n for ln, n in got_lines.items() if n > clean_lines[ln]
+                and "secret panel is here" not in ln}
+    # one begin line per throttle that answered 429s, none per request
+    hit = {t.window for t in session.answered_429}
+    assert len([t for t in lines.texts(logging.WARNING) if BEGAN in t]) == len(hit)
+    assert not [t for t in lines.texts() if "We are being rate limited" in t]
