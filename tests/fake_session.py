@@ -41,6 +41,10 @@ from multidict import CIMultiDict
 _current: contextvars.ContextVar[Optional[tuple]] = contextvars.ContextVar('fake_session_route', default=None)
 
 RATE_LIMITED = 'You are being rate limited.'
+# discord.py's own HTTPClient.request, taken before any fake replaces it (a fake installs on the
+# class, and a second fake would save the first one's seam as "the original").
+_REAL_REQUEST = discord.http.HTTPClient.__dict__['request']
+assert _REAL_REQUEST.__module__ == 'discord.http', 'import fake_session before installing a fake'
 
 
 @dataclass
@@ -108,6 +112,7 @@ class FakeSession:
         self.served = 0                  # requests that reached the fake's routes
         self.windows = 0                 # throttles started
         self._until: Optional[float] = None   # time-window throttle: monotonic end
+        self._armed: Optional[float] = None   # a time window that starts at the next request
         self._left = 0                   # request-count throttle: 429s still to give
         self._retry_after = 0.05
 
@@ -118,7 +123,7 @@ class FakeSession:
         under it. Call after ``start_bot`` (login went through the fake's seam); ``fake.stop()``
         (``uninstall``) undoes it."""
         http_cls = discord.http.HTTPClient
-        real = next(old for owner, name, old in fake._saved if owner is http_cls and name == 'request')
+        real = _REAL_REQUEST
         seam = http_cls.__dict__['request']   # the fake's replacement, restored by uninstall
 
         async def request(client, route, *, files=None, form=None, **kwargs):
@@ -137,8 +142,9 @@ class FakeSession:
 
     # ------------------------------------------------------------------------- throttles
     def throttle(self, *, seconds: Optional[float] = None, requests: Optional[int] = None,
-                 retry_after: float = 0.05) -> None:
-        """A global rate limit starts now. ``seconds``: every REST request is answered 429 until
+                 retry_after: float = 0.05, from_next_request: bool = False) -> None:
+        """A global rate limit starts now (``from_next_request``: when the next REST request
+        comes, as if that request hit it). ``seconds``: every REST request is answered 429 until
         they pass (``retry_after`` is the time left, as Discord says when the limit resets, but
         at least 1 ms); ``requests``: the next ``requests`` REST requests are answered 429, each
         with ``retry_after``."""
@@ -146,21 +152,38 @@ class FakeSession:
             raise ValueError('throttle(seconds=...) or throttle(requests=...)')
         self.windows += 1
         self._retry_after = retry_after
-        if seconds is not None:
-            self._until, self._left = time.monotonic() + seconds, 0
+        self._until, self._armed, self._left = None, None, 0
+        if requests is not None:
+            self._left = requests
+        elif from_next_request:
+            self._armed = seconds
         else:
-            self._until, self._left = None, requests
+            self._until = time.monotonic() + seconds
 
     def stop_throttle(self) -> None:
-        self._until, self._left = None, 0
+        self._until, self._armed, self._left = None, None, 0
 
     @property
     def throttling(self) -> bool:
-        return self._left > 0 or (self._until is not None and time.monotonic() < self._until)
+        """A throttle is on, or armed for the next request."""
+        return (self._left > 0 or self._armed is not None
+                or (self._until is not None and time.monotonic() < self._until))
+
+    @property
+    def window_hit(self) -> bool:
+        """The newest throttle answered at least one 429."""
+        return any(t.window == self.windows - 1 for t in self.answered_429[-1:])
+
+    async def wait_window_out(self) -> None:
+        """Until a time window that started has passed (an armed one is left armed)."""
+        while self._until is not None and time.monotonic() < self._until:
+            await asyncio.sleep(min(0.01, max(self._until - time.monotonic(), 0)))
 
     def _limited(self, method: str, url: str, route: str) -> Optional[float]:
         """The retry_after of a 429 for this request, or None to serve it."""
         now = time.monotonic()
+        if self._armed is not None:
+            self._until, self._armed = now + self._armed, None
         if self._left > 0:
             self._left -= 1
             wait = self._retry_after

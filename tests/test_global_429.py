@@ -113,12 +113,13 @@ async def test_the_log_collapses_a_global_throttle_into_one_line():
 
 
 def test_the_bots_logging_installs_the_filter_once():
-    from bot.logs import configure
     import io
+
+    from bot.logs import QUIET as QUIET_LOGGERS, configure
     root, http = logging.getLogger(), logging.getLogger("discord.http")
     saved_handlers, saved_level = list(root.handlers), root.level
     saved_filters = list(http.filters)
-    saved_levels = {n: logging.getLogger(n).level for n in ("discord", "discord.http")}
+    saved_levels = {n: logging.getLogger(n).level for n in QUIET_LOGGERS}
     try:
         configure("INFO", stream=io.StringIO())
         configure("INFO", stream=io.StringIO())
