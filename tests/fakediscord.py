@@ -404,6 +404,10 @@ class FakeDiscord:
         self._failures: list[tuple] = []
         self._faults: Optional[dict] = None
         self.injected: list[tuple[str, str, int]] = []   # (method, route, fault) drawn so far
+        # Set to a callable (tests/discord_spec.py SpecCheck) to check every request body
+        # against Discord's OpenAPI spec; what it finds is kept in spec_violations.
+        self.spec: Optional[Callable[['Request'], list]] = None
+        self.spec_violations: list[str] = []
         self._settled_at = 0
         self._saved: list = []
         self._loud_loggers = tuple(loud_loggers)
@@ -601,6 +605,8 @@ class FakeDiscord:
             f.reset(seek=True)
         req = Request(seam, route.method, route.path, self._path_args(route), body, sent, params)
         self.requests.append(req)
+        if self.spec is not None:
+            self.spec_violations += self.spec(req)
         await self._maybe_fault(req)
         for failure in self._failures:
             method, template, args, exc, _ = failure

@@ -34,8 +34,10 @@ def ephemeral(new):
 
 
 def error(new):
-    """The one reply with text among the new requests; it must be ephemeral."""
-    [reply] = [r for r in new if r.seam == "webhook" and r.content]
+    """The one reply with text among the new requests; it must be ephemeral (not the edit
+    that retires a clicked old DM panel: it keeps its text, without rows)."""
+    [reply] = [r for r in new if r.seam == "webhook" and r.content and r.method == "POST"
+               and r.callback_type != 7]
     assert reply.ephemeral, reply.content
     return reply
 
