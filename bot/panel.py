@@ -134,8 +134,10 @@ class Panel:
         replaces every component; the V2 flag stays). A picture replaces the old one; without
         one the old picture stays when `keep_picture` (it shows the same view: `kept` names
         it, and the card shows it again), else it goes."""
-        kw: dict[str, Any] = {"view": self.layout(show_picture=keep_picture
-                                                  or self.picture is not None)}
+        # content=None clears the text of a message sent before the cards were V2 (a V2
+        # message may have none); on a V2 message it changes nothing.
+        kw: dict[str, Any] = {"content": None, "view": self.layout(
+            show_picture=keep_picture or self.picture is not None)}
         if self.picture is not None:
             kw["attachments"] = [picture_file(self.picture)]
         elif not keep_picture:
