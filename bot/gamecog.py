@@ -40,6 +40,8 @@ PRACTICE_LEVELS = [app_commands.Choice(name="easy: plausible but loose", value="
                    app_commands.Choice(name="normal: the best move one step ahead", value="normal"),
                    app_commands.Choice(name="hard: looks further ahead", value="hard")]
 DM_CLOSED = 50007
+# A DM panel a newer one replaced: its buttons go, and it says where to look.
+REPLACED_TEXT = "🔒 This panel is done: your newer panel is below."
 
 
 RETRIES = 3
@@ -157,11 +159,14 @@ class GameCog(commands.GroupCog):
         message = interaction.message
         if message is None or message.flags.ephemeral or interaction.guild_id is not None:
             return
+        # The same card without its rows (a V2 message cannot be left without components).
+        kw = (Panel.from_message(message).retired().edit_kwargs() if message.flags.components_v2
+              else {"view": None})
         try:
             if not interaction.response.is_done():
-                await interaction.response.edit_message(view=None)
+                await interaction.response.edit_message(**kw)
             elif interaction.response.type in carrier.ANSWERS_ON_MESSAGE:
-                await interaction.edit_original_response(view=None)
+                await interaction.edit_original_response(**kw)
         except discord.HTTPException:
             pass
 
@@ -519,33 +524,50 @@ class GameCog(commands.GroupCog):
             log_lines = log_lines[1:]
             body = "\n".join(log_lines + ([status] if status else []))
             *before, text = split_message(body)
-        panel = Panel(text, items[:25])
+        # The status line goes under the picture, the story above it (one card, issue #23).
+        story = text[:-len(status)].rstrip("\n") if status and text.endswith(status) else text
+        panel = Panel(story, items[:25], accent=self.card_accent(game),
+                      status=status if story != text else "")
         view_sig = self.view_signature(game, None)
         sig = panel.signature() + view_sig
         if same_turn and turn.get("sig") == sig:
             return  # nothing a reader would see has changed: no edit, no upload
         if not same_turn or turn.get("view_sig") != view_sig:
             panel.picture = await self.picture(row, game, None)
+        else:  # the board on the message stays: the edited card shows it again
+            panel.keeping((turn.get("card") or {}).get("picture"))
         try:
             msg_id = await self._show_turn(row, game, channel, panel, before, old_id,
-                                           same_turn, mover)
+                                           same_turn, mover, old_card=turn.get("card"))
         except discord.HTTPException:
             # The move stands and the outbox will publish again: keep what this message was
             # to say, so the next try (or the next move) says it.
             row.extra = await self.bot.store.update_extra(
                 row.id, turn={"key": key, "lines": log_lines, "sig": "", "view_sig": "",
-                              "posted": same_turn, "through": row.version})
+                              "posted": same_turn, "through": row.version,
+                              "card": turn.get("card")})
             raise
         row.extra = await self.bot.store.update_extra(
             row.id, turn_message=msg_id,
             turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig,
-                  "posted": True, "through": row.version})
+                  "posted": True, "through": row.version, "card": card_record(panel)})
+
+    def card_accent(self, game: Game) -> int | None:
+        """The turn card's colour: the seat who must act (the winner once the game is over);
+        none while several act at once, or nobody does (the dice are rolling)."""
+        outcome = game.outcome()
+        if outcome is not None:
+            seats = [] if outcome.draw else list(outcome.winners)
+        else:
+            seats = list(dict.fromkeys(self.must_act(game)))
+        return rendering.colours.accent(seats[0]) if len(seats) == 1 else None
 
     async def _show_turn(self, row: GameRow, game: Game, channel, panel: Panel,
                          before: list[str], old_id: int | None, same_turn: bool,
-                         mover: int | None = None) -> int:
+                         mover: int | None = None, old_card: dict | None = None) -> int:
         """Edit the turn's message, or post the new turn's (pinging who must act) and take the
-        buttons off the old one; the id of the message that now shows the turn."""
+        buttons off the old one (`old_card`: what it shows, `card_record`); the id of the
+        message that now shows the turn."""
         if same_turn:
             try:  # no picture: the board on the message still holds
                 await carrier.edit(self.bot, row.id, old_id, lambda: dict(
@@ -563,7 +585,7 @@ class GameCog(commands.GroupCog):
             pinged, by_dm = await turns.split(self.bot, pinged)  # issue #25: each player's choice
             if pinged and game.outcome() is None:
                 panel.content = clip(" ".join(mention(o.id) for o in pinged) + " "
-                                     + panel.content)
+                                     + panel.content).rstrip()
             def rest(make):
                 return retrying(lambda: channel.send(**make()))
             for chunk in before:  # a long reveal: its start goes first, the board comes last
@@ -575,8 +597,13 @@ class GameCog(commands.GroupCog):
             msg_id = msg.id
             await turns.send_dms(self.bot, row, game, by_dm, msg)  # issue #25: asked for a DM
             if old_id and old_id != msg_id:
-                try:  # stale buttons would only be refused; removing them avoids the confusion
-                    await carrier.edit(self.bot, row.id, old_id, lambda: {"view": None},
+                # Stale buttons would only be refused; removing them avoids the confusion. The
+                # old card keeps its text and board (a card from before V2 just loses its view).
+                old = card_panel(old_card)
+                try:
+                    await carrier.edit(self.bot, row.id, old_id, lambda: {"view": None} if (
+                        old is None) else dict(old.edit_kwargs(),
+                                               allowed_mentions=discord.AllowedMentions.none()),
                                        lambda make: channel.get_partial_message(old_id).edit(
                                            **make()))
                 except discord.HTTPException:
@@ -596,7 +623,10 @@ class GameCog(commands.GroupCog):
 
     async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
         """The seat's panel before its picture is drawn: enough to tell whether it changed."""
-        return self.panel(row, game, seat, await self.bot.tables.panel_version(row.id, seat))
+        panel = self.panel(row, game, seat, await self.bot.tables.panel_version(row.id, seat))
+        if panel.accent is None:  # a private panel wears its seat's colour
+            panel.accent = rendering.colours.accent(seat)
+        return panel
 
     async def build_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
         panel = await self.bare_panel(row, game, seat)
@@ -725,7 +755,8 @@ class GameCog(commands.GroupCog):
                         await self._edit_dm(last, None, game_id=row.id,
                                             lazy=self._lazy(row, game, played, seat))
                     panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
-                                         "phase": phase, "sig": sig, "notes": _digest(notes)}
+                                         "phase": phase, "sig": sig, "notes": _digest(notes),
+                                         "picture": panel.picture_ref()}
                 return
             closed.add(uid)
         if needs_panel and played.by != uid and (not last or last.get("phase") != phase):
@@ -774,16 +805,20 @@ class GameCog(commands.GroupCog):
     async def _edit_dm(self, last: dict[str, Any], panel: Panel | None, *,
                        keep_picture: bool = False, game_id: int = 0,
                        lazy: bool = False) -> bool:
-        """Edit a DM panel in place; `panel=None` only takes its components away;
-        `keep_picture`: the picture on the message stays (it shows the same view)."""
+        """Edit a DM panel in place; `panel=None` only takes its components away (a newer
+        panel replaces it); `keep_picture`: the picture on the message stays (it shows the
+        same view: `last["picture"]` names it)."""
         if "message" not in last:
             return False
         channel = self.bot.get_channel(last["channel"])
         if channel is None:
             channel = self.bot.get_partial_messageable(last["channel"])
+        shown = panel if panel is not None else Panel(REPLACED_TEXT)
+        if panel is None or keep_picture:
+            shown.keeping(last.get("picture"))
+
         def edit_kwargs() -> dict[str, Any]:
-            return {"view": None} if panel is None else panel.edit_kwargs(
-                keep_picture=keep_picture)
+            return shown.edit_kwargs(keep_picture=keep_picture or panel is None)
         try:
             await carrier.edit(self.bot, game_id, last["message"], edit_kwargs,
                                None if lazy else lambda make: retrying(
@@ -791,6 +826,8 @@ class GameCog(commands.GroupCog):
                                        **make())))
         except discord.HTTPException:
             return False
+        last["picture"] = shown.picture_ref() if (keep_picture or panel is None
+                                                  or shown.picture is not None) else None
         return True
 
     async def settle_vote_message(self, row: GameRow, channel, lines: list[str]) -> None:
@@ -872,8 +909,12 @@ class GameCog(commands.GroupCog):
         if ephemeral_panel:
             # Only the interaction can edit an ephemeral panel: retire it (saying what was
             # done, in place of a new message) and hand a fresh one.
+            message = interaction.message
+            kw = (Panel(said).over(message).edit_kwargs()
+                  if message is not None and message.flags.components_v2
+                  else {"content": said, "view": None})
             try:
-                await interaction.edit_original_response(content=said, view=None)
+                await interaction.edit_original_response(**kw)
             except discord.HTTPException:
                 pass
             if seat in played.game.actors() and self.is_secret(played.game, seat):
@@ -1006,6 +1047,21 @@ class GameCog(commands.GroupCog):
         if seat is None:
             return None
         return game, seat, game.legal(seat)
+
+
+def card_record(panel: Panel) -> dict[str, Any]:
+    """What a turn card shows, kept with the turn: the next turn takes its buttons off by
+    sending it again without them (a V2 card cannot just drop its components)."""
+    return {"text": panel.content, "status": panel.status, "accent": panel.accent,
+            "picture": panel.picture_ref()}
+
+
+def card_panel(card: dict[str, Any] | None) -> Panel | None:
+    """The retired (buttonless) card of a `card_record`; None when none was kept."""
+    if not card:
+        return None
+    return Panel(card.get("text", ""), accent=card.get("accent"), status=card.get("status", "")
+                 ).keeping(card.get("picture")).retired()
 
 
 @contextlib.asynccontextmanager

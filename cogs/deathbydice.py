@@ -24,7 +24,7 @@ from bot.panel import Panel
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
-from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply, view_of
+from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
 from rendering.deathbydice import public_picture, render_roster, seat_picture
 
 KIND = "deathbydice"
@@ -124,8 +124,7 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
             raise RuleError("That arrangement is not one you can confirm now; choose one from "
                             "the list.")
         panel = self.setup_panel(row, game, seat, str(call.version), chosen=call.value)
-        await interaction.response.edit_message(content=panel.content,
-                                                view=view_of(*panel.items))
+        await interaction.response.edit_message(**panel.over(interaction.message).edit_kwargs())
 
     # ---- characters when the seats are known (called by the lobby) -----------------------------
     async def prepare_options(self, options: dict[str, Any], players: list[int]

@@ -21,7 +21,7 @@ from bot.panel import Panel, clip, mention, split_message
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import Played
-from bot.ui import ComponentCall, GameItem, reply, view_of
+from bot.ui import ComponentCall, GameItem, reply
 from rendering.kaploom import public_picture, render_action_board, seat_picture
 
 KIND = "kaploom"
@@ -152,7 +152,7 @@ class KaploomCog(GameCog, group_name="kaploom",
             raise RuleError("Your unplaced dice can no longer fill that action: pick another.")
         self.chosen()[(row.id, seat)] = (str(call.version), key, page)
         panel = self.panel(row, game, seat, str(call.version))
-        await interaction.response.edit_message(view=view_of(*panel.items))
+        await interaction.response.edit_message(**panel.over(interaction.message).edit_kwargs())
 
     async def _retired_text(self, row: GameRow, game: Game, seat: int) -> str:
         if game.outcome() is None and game.view(None)["stage"] == "assign":

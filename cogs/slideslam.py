@@ -14,12 +14,12 @@ from discord.ext import commands
 
 from bot.engine.core import Game, RuleError, phrase_key
 from bot.engine.slideslam import SlideSlam
-from bot.gamecog import GameCog, Panel, clip, on_component
+from bot.gamecog import GameCog, Panel, on_component
 from bot.layout import menu_components, option, steps, words
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
-from bot.ui import ComponentCall, GameItem, guarded, reply, view_of
+from bot.ui import ComponentCall, GameItem, guarded, reply
 from rendering.slideslam import render
 
 BEND_KEY, NONE = phrase_key(SlideSlam.BEND_PHRASE), discord.AllowedMentions.none()
@@ -105,8 +105,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         row.extra = await self.bot.store.update_extra(row.id, place_value={
             **(row.extra.get("place_value") or {}), str(seat): pick})
         panel = self.panel(row, game, seat, str(call.version), pick=pick)
-        await interaction.response.edit_message(content=clip(panel.content),
-                                                view=view_of(*panel.items))
+        await interaction.response.edit_message(**panel.over(interaction.message).edit_kwargs())
         # The DM panel shows this choice now: the next publish finds it unchanged and leaves it.
         panels, msg = dict(row.extra.get("panels") or {}), interaction.message
         if (last := panels.get(str(seat))) and msg is not None and last.get("message") == msg.id:

@@ -95,6 +95,12 @@ def player_colour(seat: int) -> PlayerColour:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
+def accent(seat: int) -> int:
+    """A seat's colour as a `0xRRGGBB` int: the accent bar of a Discord card for that seat."""
+    r, g, b = player_colour(seat).fill
+    return (r << 16) | (g << 8) | b
+
+
 # --- dice ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -42,7 +42,12 @@ import aiohttp
 import discord
 from discord.http import Route
 
-EPHEMERAL, LOADING, HAS_THREAD = 64, 128, 32
+EPHEMERAL, LOADING, HAS_THREAD, COMPONENTS_V2 = 64, 128, 32, 1 << 15
+# Components V2 (https://discord.com/developers/docs/components/reference): what may sit where.
+V2_TOP = {1, 9, 10, 12, 13, 14, 17}          # action row, section, text, gallery, file, separator, container
+V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+SELECTS = {3, 5, 6, 7, 8}
+V2_MAX_COMPONENTS, V2_TEXT_LIMIT, GALLERY_ITEMS = 40, 4000, 10
 FILE_LIMIT = 10 * 1024 * 1024  # what a non-boosted guild allows; also sent as attachment_size_limit
 # discord.py's own task names for work it spawns from a gateway event; settle() waits for these.
 TASK_PREFIXES = ('CommandTree-invoker', 'discord-ui-view-dispatch', 'discord-ui-dynamic-item',
@@ -257,8 +262,11 @@ class Message:
 
     id = property(lambda self: int(self.payload['id']))
     channel_id = property(lambda self: int(self.payload['channel_id']))
-    content = property(lambda self: self.payload.get('content') or '')
+    # What a reader sees as the message's text: a V2 message has no content, its text is in
+    # its TextDisplays (joined by newlines, in order).
+    content = property(lambda self: v2_text(self.payload) if self.v2 else self.payload.get('content') or '')
     flags = property(lambda self: self.payload.get('flags', 0))
+    v2 = property(lambda self: bool(self.flags & COMPONENTS_V2))
     ephemeral = property(lambda self: bool(self.flags & EPHEMERAL))
     embeds = property(lambda self: self.payload.get('embeds', []))
 
@@ -278,10 +286,28 @@ class Message:
 
     def text(self) -> str:
         """Everything a reader sees as text: content, embeds and text-bearing components."""
-        parts = [self.content, json.dumps(self.embeds, ensure_ascii=False)]
+        # (a V2 message's text is in its TextDisplays, read below with the other components)
+        parts = [self.payload.get('content') or '', json.dumps(self.embeds, ensure_ascii=False)]
         parts += [str(c.get(k, '')) for c in self.components() for k in ('content', 'label', 'placeholder')]
         parts += [o.get('label', '') for c in self.components() for o in c.get('options', [])]
         return '\n'.join(parts)
+
+
+def walk_components(components: list) -> list[dict]:
+    """Every component however deeply nested (rows, containers, sections' accessories), in
+    reading order; media gallery items are not components."""
+    out = []
+    for c in components or ():
+        out.append(c)
+        out += walk_components(c.get('components', []))
+        out += walk_components([c[k] for k in ('accessory', 'component') if isinstance(c.get(k), dict)])
+    return out
+
+
+def v2_text(body: dict) -> str:
+    """The text of a V2 message: its TextDisplays' contents, joined by newlines."""
+    return '\n'.join(c.get('content') or '' for c in walk_components(body.get('components') or [])
+                     if c.get('type') == 10)
 
 
 @dataclass
@@ -305,7 +331,8 @@ class Request:
 
     flags = property(lambda self: self.body.get('flags') or 0)
     ephemeral = property(lambda self: bool(self.flags & EPHEMERAL))
-    content = property(lambda self: self.body.get('content') or '')
+    v2 = property(lambda self: bool(self.flags & COMPONENTS_V2))
+    content = property(lambda self: v2_text(self.body) if self.v2 else self.body.get('content') or '')
     callback_type = property(lambda self: (self.json or {}).get('type') if self.route.endswith('/callback') else None)
 
     def __repr__(self) -> str:
@@ -377,6 +404,10 @@ class FakeDiscord:
         self._failures: list[tuple] = []
         self._faults: Optional[dict] = None
         self.injected: list[tuple[str, str, int]] = []   # (method, route, fault) drawn so far
+        # Set to a callable (tests/discord_spec.py SpecCheck) to check every request body
+        # against Discord's OpenAPI spec; what it finds is kept in spec_violations.
+        self.spec: Optional[Callable[['Request'], list]] = None
+        self.spec_violations: list[str] = []
         self._settled_at = 0
         self._saved: list = []
         self._loud_loggers = tuple(loud_loggers)
@@ -574,6 +605,8 @@ class FakeDiscord:
             f.reset(seek=True)
         req = Request(seam, route.method, route.path, self._path_args(route), body, sent, params)
         self.requests.append(req)
+        if self.spec is not None:
+            self.spec_violations += self.spec(req)
         await self._maybe_fault(req)
         for failure in self._failures:
             method, template, args, exc, _ = failure
@@ -679,9 +712,15 @@ class FakeDiscord:
             raise HttpError(403, 50013, f'Missing Permissions ({", ".join(needed)})')
 
     # ------------------------------------------------------------------------------ messages
-    def _validate(self, body: dict, files: list) -> None:
-        """A few of Discord's Invalid Form Body rules that real bugs hit."""
+    def _validate(self, body: dict, files: list, *, flags: int = 0, kept: Iterable[str] = ()) -> None:
+        """A few of Discord's Invalid Form Body rules that real bugs hit. ``flags``: the
+        message's flags after this request (V2 or not); ``kept``: names of the attachments the
+        message keeps (an ``attachment://`` reference may name them or a file uploaded now)."""
         content, embeds, comps = body.get('content') or '', body.get('embeds') or [], body.get('components') or []
+        if flags & COMPONENTS_V2:
+            self._validate_v2(body, files, kept)
+        else:
+            self._validate_rows(comps)
         if len(content) > 2000:
             raise HttpError(400, 50035, 'content: Must be 2000 or fewer in length.')
         if not (content or embeds or comps or files or body.get('attachments') or body.get('poll')):
@@ -696,6 +735,75 @@ class FakeDiscord:
             raise HttpError(400, 50035, 'components: custom_id duplicated or longer than 100')
         if any(len(f.data) > FILE_LIMIT for f in files):
             raise HttpError(413, 40005, 'Request entity too large')
+
+    @staticmethod
+    def _validate_rows(rows: list, where: str = 'components') -> None:
+        """Classic components: action rows only, at most 5, each 5 buttons or 1 select."""
+        if len(rows) > 5:
+            raise HttpError(400, 50035, f'{where}: Must be 5 or fewer in length.')
+        for n, row in enumerate(rows):
+            FakeDiscord._validate_row(row, f'{where}.{n}')
+
+    @staticmethod
+    def _validate_row(row: dict, where: str) -> None:
+        if row.get('type') != 1:
+            raise HttpError(400, 50035, f'{where}: only action rows here without IS_COMPONENTS_V2 '
+                                        f'(got type {row.get("type")})')
+        kids = row.get('components') or []
+        types = [c.get('type') for c in kids]
+        if not kids or any(t not in {2} | SELECTS for t in types):
+            raise HttpError(400, 50035, f'{where}: an action row holds buttons or one select')
+        if any(t in SELECTS for t in types) and len(kids) != 1 or len(kids) > 5:
+            raise HttpError(400, 50035, f'{where}: an action row holds up to 5 buttons or exactly 1 select')
+
+    def _validate_v2(self, body: dict, files: list, kept: Iterable[str]) -> None:
+        """IS_COMPONENTS_V2: no content, embeds, poll or stickers; the layout's own limits."""
+        for key in ('content', 'embeds', 'poll', 'sticker_ids'):
+            if body.get(key):
+                raise HttpError(400, 50035, f'{key}: cannot be used when the IS_COMPONENTS_V2 flag is set')
+        comps = body.get('components') or []
+        if not comps:
+            raise HttpError(400, 50006, 'Cannot send an empty message')
+        every = walk_components(comps)
+        if len(every) > V2_MAX_COMPONENTS:
+            raise HttpError(400, 50035, f'components: at most {V2_MAX_COMPONENTS} in all (got {len(every)})')
+        text = sum(len(c.get('content') or '') for c in every if c.get('type') == 10)
+        if text > V2_TEXT_LIMIT:
+            raise HttpError(400, 50035, f'components: text displays hold at most {V2_TEXT_LIMIT} characters (got {text})')
+        names = {f.filename for f in files} | set(kept)
+
+        def check(c: dict, where: str, allowed: set) -> None:
+            t = c.get('type')
+            if t not in allowed:
+                raise HttpError(400, 50035, f'{where}: component type {t} not allowed here')
+            if t == 1:
+                self._validate_row(c, where)
+            elif t == 10 and not (c.get('content') or '').strip():
+                raise HttpError(400, 50035, f'{where}.content: must be 1 or more in length')
+            elif t == 12:
+                items = c.get('items') or []
+                if not 1 <= len(items) <= GALLERY_ITEMS:
+                    raise HttpError(400, 50035, f'{where}.items: a media gallery holds 1 to {GALLERY_ITEMS}')
+                for n, item in enumerate(items):
+                    url = (item.get('media') or {}).get('url') or ''
+                    if len(item.get('description') or '') > 1024:
+                        raise HttpError(400, 50035, f'{where}.items.{n}.description: 1024 or fewer')
+                    if url.startswith('attachment://') and url[len('attachment://'):] not in names:
+                        raise HttpError(400, 50035, f'{where}.items.{n}.media: {url} is not an attachment '
+                                                    f'of this message')
+                    if not url:
+                        raise HttpError(400, 50035, f'{where}.items.{n}.media.url: required')
+            elif t == 17:
+                kids = c.get('components') or []
+                accent = c.get('accent_color')
+                if accent is not None and not 0 <= accent <= 0xFFFFFF:
+                    raise HttpError(400, 50035, f'{where}.accent_color: out of range')
+                if not kids:
+                    raise HttpError(400, 50035, f'{where}.components: a container needs 1 or more')
+                for n, kid in enumerate(kids):
+                    check(kid, f'{where}.components.{n}', V2_IN_CONTAINER)
+        for n, c in enumerate(comps):
+            check(c, f'components.{n}', V2_TOP)
 
     def _attachments(self, channel: Channel, body: dict, files: list, old: list) -> list:
         keep = {str(a['id']) for a in body.get('attachments', []) if 'id' in a}
@@ -718,7 +826,7 @@ class FakeDiscord:
         if loading:
             flags |= LOADING      # a deferred "Bot is thinking..." placeholder may be empty
         else:
-            self._validate(body, files)
+            self._validate(body, files, flags=flags)
         mid = self.snowflake()
         payload = {
             'id': str(mid), 'channel_id': str(channel.id), 'type': 0, 'content': body.get('content') or '',
@@ -750,7 +858,17 @@ class FakeDiscord:
         body = req.body
         new = {k: body[k] for k in ('content', 'embeds', 'components') if k in body}
         merged = {**{k: msg.payload.get(k) for k in ('content', 'embeds', 'components')}, **new}
-        self._validate(merged | {'attachments': msg.payload['attachments']}, req.files)
+        # The V2 flag can be set by an edit, never taken away (Discord ignores a flags field
+        # without it; the message stays V2 and its rules apply).
+        flags = msg.payload['flags'] | ((body.get('flags') or 0) & COMPONENTS_V2)
+        if 'attachments' in body:
+            keep = {str(a['id']) for a in body['attachments'] if 'id' in a}
+            kept = [a['filename'] for a in msg.payload['attachments'] if a['id'] in keep]
+        else:
+            kept = [a['filename'] for a in msg.payload['attachments']]
+        self._validate(merged | {'attachments': msg.payload['attachments']}, req.files, flags=flags,
+                       kept=kept)
+        msg.payload['flags'] = flags
         msg.payload.update({k: v if v is not None else ([] if k != 'content' else '') for k, v in new.items()})
         msg.payload['attachments'] = self._attachments(self.channels[msg.channel_id], body, req.files,
                                                        msg.payload['attachments'])

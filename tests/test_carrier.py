@@ -73,7 +73,7 @@ async def test_a_failed_follow_up_is_posted_over_rest(fake, world, monkeypatch):
     card = fake.messages_in(row.thread_id)[-1]
     new = await fake.invoke(take(fake, card, 3, world.alice))
     posted = [r for r in rest_in(new, row.thread_id) if r.method == "POST"]
-    assert len(posted) == 1 and world.bob.mention in posted[0].body["content"]
+    assert len(posted) == 1 and world.bob.mention in posted[0].content
     assert "Alice takes 3; 6 left." in fake.messages_in(row.thread_id)[-1].content
 
 

@@ -34,12 +34,13 @@ def ephemeral(new):
 
 
 def error(new):
-    """The one reply with text to the interaction just made; it must be ephemeral. (Another
-    interaction's follow-up may be among the new requests: the next turn's message, carried
-    by an earlier click in the thread.)"""
+    """The one reply with text to the interaction just made; it must be ephemeral (not the edit
+    that retires a clicked old DM panel: it keeps its text, without rows; nor another
+    interaction's follow-up: the next turn's message, carried by an earlier click in the
+    thread)."""
     token = next(r.args["webhook_token"] for r in new if r.route.endswith("/callback"))
-    [reply] = [r for r in new if r.seam == "webhook" and r.content
-               and r.args.get("webhook_token") == token]
+    [reply] = [r for r in new if r.seam == "webhook" and r.content and r.method == "POST"
+               and r.callback_type != 7 and r.args.get("webhook_token") == token]
     assert reply.ephemeral, reply.content
     return reply
 

@@ -732,7 +732,7 @@ async def open_panel(fake, row, user):
 
 
 def rows_of(msg) -> list[list[dict]]:
-    return [c["components"] for c in msg.payload.get("components", []) if c.get("type") == 1]
+    return [c["components"] for c in msg.components() if c.get("type") == 1]
 
 
 async def test_the_panel_opened_mid_attack_holds_many_slash_choices(fake, world, monkeypatch):

@@ -50,7 +50,7 @@ async def test_an_ephemeral_pick_is_answered_in_words(fake, world):
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
              if m.ephemeral and "(Bob)" in m.content][-1]
     new = await fake.invoke(pick(fake, panel, "call heads", world.bob))
-    said = [r.body.get("content") for r in new if r.body and r.body.get("content")]
+    said = [r.content for r in new if r.content]
     assert "✅ Done: Call heads." in said
     assert not [s for s in said if "`call heads`" in s]  # no notation echo
 
@@ -59,7 +59,7 @@ async def test_a_typed_move_is_confirmed_in_words(fake, world):
     row = await start_game(fake, world)
     new = await fake.invoke(fake.slash(fake.bot, "coinflip move", user=world.alice,
                                        channel=fake.channels[row.thread_id], move="call tails"))
-    said = [r.body.get("content") for r in new if r.body and r.body.get("content")]
+    said = [r.content for r in new if r.content]
     assert "✅ Done: Call tails." in said
 
 
@@ -91,6 +91,6 @@ async def test_a_new_turn_pings_who_must_act_but_not_who_just_moved(fake, world)
     await fake.invoke(pick(fake, fake.dms_to(world.bob)[-1], "call tails", world.bob))
     posts = [r for r in fake.requests[mark:] if r.method == "POST"
              and r.args.get("channel_id") == row.thread_id]
-    [card] = [r for r in posts if "The coin shows" in (r.body.get("content") or "")]
+    [card] = [r for r in posts if "The coin shows" in r.content]
     pinged = {int(u) for u in (card.body.get("allowed_mentions") or {}).get("users") or []}
     assert world.alice.id in pinged and world.bob.id not in pinged
