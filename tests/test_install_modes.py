@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+import discord
 import pytest
 
 from bot.app import command_tree_bot
-from bot.installs import command_places
+from bot.installs import NOT_HERE, TABLE_NOT_HERE_YET, command_places
 from bot.validate import validate, validate_places
 from test_cli_config import run_bot
 
@@ -108,3 +109,68 @@ def test_the_validator_names_subcommand_place_violations():
                      "/g empty: no integration_types"):
         assert expected in problems, expected
     assert "/g checked" not in problems
+
+
+# ---- the real referee behind the offline fake, used through a user install -------------------
+
+def seen_interactions(fake) -> list:
+    seen = []
+
+    async def record(interaction):
+        seen.append(interaction)
+    fake.bot.add_listener(record, "on_interaction")
+    return seen
+
+
+async def test_help_from_a_user_install_group_dm(fake, world):
+    seen = seen_interactions(fake)
+    fake.user_install(world.alice)
+    gdm = fake.add_group_dm([world.alice, world.bob, world.carol], name="dice night")
+    new = await fake.invoke(fake.slash(fake.bot, "help", user=world.alice, channel=gdm))
+    [ix] = seen
+    assert ix.context.private_channel and not ix.context.guild and ix.guild_id is None
+    assert ix.is_user_integration() and not ix.is_guild_integration()
+    assert isinstance(ix.channel, discord.GroupChannel)
+    # The answer goes through the interaction; nothing was asked of the channel over REST.
+    assert [r.seam for r in new] == ["webhook"] and new[0].ephemeral and "/slideslam" in new[0].content
+    with pytest.raises(discord.Forbidden) as refused:
+        await ix.channel.send("the bot is not in this group DM")
+    assert refused.value.status == 403 and refused.value.code == 50001
+    assert fake.messages_in(gdm) == []
+
+
+@pytest.mark.parametrize("where", ["group DM", "server without the bot", "bot DM"])
+async def test_starting_a_game_where_the_table_cannot_run_yet_says_so(fake, world, where):
+    fake.user_install(world.alice, world.bob)
+    if where == "group DM":
+        channel = fake.add_group_dm([world.alice, world.bob])
+    elif where == "bot DM":
+        channel = fake.dm_channel(world.alice)
+    else:
+        elsewhere = fake.add_guild("Elsewhere", bot_member=False)
+        elsewhere.add_member(world.alice), elsewhere.add_member(world.bob)
+        channel = elsewhere.add_text_channel("lounge")
+    for path, options in (("slideslam challenge", {"opponent": world.bob}),
+                          ("slideslam practice", {}), ("kaploom team", {})):
+        new = await fake.invoke(fake.slash(fake.bot, path, user=world.alice, channel=channel,
+                                           **options))
+        [answer] = new
+        assert answer.ephemeral and TABLE_NOT_HERE_YET in answer.content, (path, answer.content)
+    assert await fake.bot.store.active_games() == []
+    assert await fake.bot.store.open_challenges() == []
+
+
+async def test_rating_switch_needs_a_server_that_added_the_referee(fake, world):
+    owner = world.guild.owner
+    fake.user_install(owner)
+    elsewhere = fake.add_guild("Elsewhere", owner=owner, bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    [answer] = await fake.invoke(fake.slash(fake.bot, "games rating", user=owner, channel=lounge,
+                                            game="slideslam", rated=False))
+    assert answer.ephemeral and NOT_HERE in answer.content
+    assert not await fake.bot.store.rating_off(elsewhere.id, "slideslam")
+    # Where the server added it, the same owner (with the app on their account too) may.
+    [answer] = await fake.invoke(fake.slash(fake.bot, "games rating", user=owner,
+                                            channel=world.games, game="slideslam", rated=False))
+    assert NOT_HERE not in answer.content
+    assert await fake.bot.store.rating_off(world.guild.id, "slideslam")
