@@ -83,7 +83,12 @@ def _run_bot() -> int:
     return 0
 
 
-async def _tree() -> tuple[list[dict], list[dict]]:
+async def _tree() -> list[dict]:
+    return (await _tree_and_places())[0]
+
+
+async def _tree_and_places() -> tuple[list[dict], list[dict]]:
+    """The synced payload, and where each command and subcommand works (bot/installs.py)."""
     from .app import command_tree_bot
     from .installs import command_places
     bot = await command_tree_bot()
@@ -98,7 +103,7 @@ def cmd_commands(_: argparse.Namespace) -> int:
     each top-level command's installs and contexts, and each subcommand narrower than its own."""
     from .installs import describe_places
     from .validate import validate, validate_places
-    tree, places = asyncio.run(_tree())
+    tree, places = asyncio.run(_tree_and_places())
     print(json.dumps(tree, indent=1))
     for entry in places:
         own = {k: entry[k] for k in ("integration_types", "contexts")}

@@ -7,8 +7,8 @@ import json
 import discord
 import pytest
 
-from bot.app import command_tree_bot
-from bot.installs import NOT_HERE, TABLE_NOT_HERE_YET, command_places
+from bot.__main__ import _tree_and_places
+from bot.installs import NOT_HERE, TABLE_NOT_HERE_YET
 from bot.validate import validate, validate_places
 from test_cli_config import run_bot
 
@@ -26,14 +26,7 @@ PLAYER_COMMANDS = [
 @pytest.fixture(scope="module")
 def places():
     import asyncio
-
-    async def build():
-        bot = await command_tree_bot()
-        try:
-            return bot.tree_payload(), command_places(bot.tree)
-        finally:
-            await bot.close()
-    return asyncio.run(build())
+    return asyncio.run(_tree_and_places())
 
 
 def test_every_top_level_command_says_where_it_works(places):
