@@ -84,24 +84,40 @@ def _run_bot() -> int:
 
 
 async def _tree() -> list[dict]:
+    return (await _tree_and_places())[0]
+
+
+async def _tree_and_places() -> tuple[list[dict], list[dict]]:
+    """The synced payload, and where each command and subcommand works (bot/installs.py)."""
     from .app import command_tree_bot
+    from .installs import command_places
     bot = await command_tree_bot()
     try:
-        return bot.tree_payload()
+        return bot.tree_payload(), command_places(bot.tree)
     finally:
         await bot.close()
 
 
 def cmd_commands(_: argparse.Namespace) -> int:
-    from .validate import validate
-    tree = asyncio.run(_tree())
+    """The synced payload (JSON, stdout); where each command works and any violation (stderr):
+    each top-level command's installs and contexts, and each subcommand narrower than its own."""
+    from .installs import describe_places
+    from .validate import validate, validate_places
+    tree, places = asyncio.run(_tree_and_places())
     print(json.dumps(tree, indent=1))
-    problems = validate(tree)
+    for entry in places:
+        own = {k: entry[k] for k in ("integration_types", "contexts")}
+        if " " not in entry["command"] or own != entry["synced"]:  # top-level, or narrower
+            print(f"where: {describe_places(entry)}", file=sys.stderr)
+    problems = validate(tree) + validate_places(places)
     for p in problems:
         print(f"violation: {p}", file=sys.stderr)
     if problems:
         return 1
-    print(f"ok: {len(tree)} top-level commands within Discord's limits", file=sys.stderr)
+    narrow = sum(1 for e in places if e["guild_install_only"])
+    print(f"ok: {len(tree)} top-level commands within Discord's limits; installs and contexts "
+          f"declared for all {len(places)} commands ({narrow} guild-install only)",
+          file=sys.stderr)
     return 0
 
 

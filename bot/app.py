@@ -15,6 +15,7 @@ from discord.ext import commands
 import rendering
 
 from .config import Settings
+from .installs import everywhere_contexts, everywhere_installs
 from .lobby import Lobby
 from .engine import KINDS
 from .store import Store
@@ -61,7 +62,11 @@ class RefereeBot(commands.Bot):
                       "shard_ids": list(settings.shard_ids) if settings.shard_ids else None}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(read_messages),
                          help_command=None, allowed_mentions=discord.AllowedMentions(
-                             everyone=False, roles=False, users=True), **shards)
+                             everyone=False, roles=False, users=True),
+                         # Issue #24: every command says where it works; these are the player
+                         # commands' places, narrowed per command by installs.guild_install_only.
+                         allowed_installs=everywhere_installs(),
+                         allowed_contexts=everywhere_contexts(), **shards)
         self.settings = settings
         self.read_messages = read_messages
         self.sync_on_start = sync_commands

@@ -16,6 +16,7 @@ import discord
 from . import practice, ratings
 from .engine import load
 from .engine.core import RuleError
+from .installs import TABLE_NOT_HERE_YET, in_guild_install
 from .names import plain_name, safe_name
 from .ui import ChallengeButton, view_of
 
@@ -365,8 +366,8 @@ class Lobby:
     @staticmethod
     def _home(interaction: discord.Interaction) -> discord.TextChannel:
         """The text channel a new game's thread goes in (the parent, when asked in a thread)."""
-        if interaction.guild is None:
-            raise RuleError("Games are played in a server channel, not in direct messages.")
+        if not in_guild_install(interaction):  # a DM, a group DM, a server without the bot
+            raise RuleError(TABLE_NOT_HERE_YET)
         channel = interaction.channel
         home = channel.parent if isinstance(channel, discord.Thread) else channel
         if not isinstance(home, discord.TextChannel):

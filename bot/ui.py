@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from .engine.core import RuleError
+from .installs import TABLE_NOT_HERE_YET
 
 log = logging.getLogger("bot.errors")
 
@@ -43,6 +44,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         text = f"❌ {original.message}"
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         text = f"❌ {error}"
+    elif isinstance(error, app_commands.TransformerError) and interaction.guild is None and (
+            error.type is discord.AppCommandOptionType.user):
+        # A member option (an opponent) typed outside a server: Discord sends a user, not a
+        # member, so nobody can be challenged there yet (issue #24).
+        text = f"❌ {TABLE_NOT_HERE_YET}"
     elif isinstance(error, app_commands.CommandOnCooldown):
         text = f"❌ Slow down: try again in {error.retry_after:.0f} s."
     else:

@@ -14,6 +14,8 @@ MAX_TOP_LEVEL = 100
 MAX_OPTIONS = 25
 MAX_CHOICES = 25
 MAX_COMMAND_CHARS = 8000
+INTEGRATION_TYPES = {0, 1}  # guild install, user install
+CONTEXTS = {0, 1, 2}  # server, the bot's DM, other DMs and group DMs ("private channels")
 
 
 def _name_ok(name: str) -> bool:
@@ -89,4 +91,55 @@ def validate(commands: list[dict[str, Any]]) -> list[str]:
         chars = _chars(cmd)
         if chars > MAX_COMMAND_CHARS:
             problems.append(f"{path}: {chars} characters (at most {MAX_COMMAND_CHARS})")
+        _check_places(path, cmd, problems)
+    return problems
+
+
+def _places_of(path: str, node: dict[str, Any], problems: list[str]) -> bool:
+    """Both lists present, non-empty, and only values Discord knows."""
+    ok = True
+    for key, known in (("integration_types", INTEGRATION_TYPES), ("contexts", CONTEXTS)):
+        values = node.get(key)
+        if not values:  # None or missing: Discord would fall back to its defaults, unsaid
+            problems.append(f"{path}: no {key} (say where the command works)")
+            ok = False
+        elif not set(values) <= known or len(set(values)) != len(values):
+            problems.append(f"{path}: {key} {values} (each once, from {sorted(known)})")
+            ok = False
+    return ok
+
+
+def _check_places(path: str, cmd: dict[str, Any], problems: list[str]) -> None:
+    """Issue #24: a top-level command says which installs and contexts it works in; one that
+    needs member permissions only makes sense where the referee was added to a server."""
+    if not _places_of(path, cmd, problems):
+        return
+    if cmd.get("default_member_permissions") is not None and (
+            set(cmd["integration_types"]) != {0} or set(cmd["contexts"]) != {0}):
+        problems.append(f"{path}: needs member permissions, so guild install and server "
+                        "context only (integration_types [0], contexts [0])")
+
+
+def validate_places(places: list[dict[str, Any]]) -> list[str]:
+    """Every command and subcommand's places (bot/installs.command_places): Discord enforces
+    only the top-level command's, so a subcommand narrower than that must be checked by the
+    referee, and a subcommand that needs member permissions or is marked guild-install only
+    must be exactly guild install, server context."""
+    problems: list[str] = []
+    for entry in places:
+        path = entry["command"]
+        if not _places_of(path, entry, problems):
+            continue
+        own = (set(entry["integration_types"]), set(entry["contexts"]))
+        synced = (set(entry["synced"]["integration_types"]), set(entry["synced"]["contexts"]))
+        if not (own[0] <= synced[0] and own[1] <= synced[1]):
+            problems.append(f"{path}: works in more places than its top-level command, which "
+                            "Discord does not offer there")
+        elif own != synced and not entry.get("checked"):
+            problems.append(f"{path}: narrower than its top-level command but nothing refuses "
+                            "it elsewhere (Discord keeps places per top-level command only)")
+        if (entry.get("guild_install_only") or entry.get("default_member_permissions")) \
+                and own != ({0}, {0}):
+            problems.append(f"{path}: guild-install only (member permissions or server "
+                            "settings): integration_types [0], contexts [0]")
     return problems

@@ -18,6 +18,7 @@ from bot.engine.core import RuleError
 from bot import guide
 from bot.panel import clip, split_message
 from bot.engine.records import Record, ReplayError, public_record
+from bot.installs import guild_install_only
 from bot.lobby import Lobby
 from bot.practice import PRACTICE_KEY
 from bot.store import GameRow
@@ -417,7 +418,7 @@ class Games(commands.GroupCog, group_name="games",
     @app_commands.describe(game="Which game", rated="Rate its games from now on?")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
+    @guild_install_only()
     async def rating(self, interaction: discord.Interaction, game: str, rated: bool) -> None:
         await ratings_ui.set_rating(interaction, game, rated)
 

@@ -21,8 +21,16 @@ Typical use (see tests/test_fakediscord.py)::
     assert fake.interaction_responses()[-1].ephemeral
     await fake.stop()                            # closes the bot, uninstalls, fails on logged errors
 
+User install (issue #24): ``fake.user_install(alice)`` adds the app to alice's account;
+``fake.add_group_dm([alice, bob])`` and ``fake.add_guild(..., bot_member=False)`` are places the bot
+is not in. Interactions from there carry ``context`` 2 / 0 and ``authorizing_integration_owners``
+{"1": alice}; every REST request the bot makes to such a channel or guild answers 403 Missing
+Access (50001), only the interaction's own webhook works. The fake has its own clock: after
+``fake.advance(minutes=16)`` an interaction's token is dead (callback 404 10062 after 3 s,
+follow-ups and @original 401 50027 after 15 minutes).
+
 Caveats: this relies on discord.py internals (pinned to 2.7.x; test_seams fails loudly if they move);
-rate limits and the 3 s / 15 min interaction deadlines are not modelled.
+rate limits are not modelled.
 """
 from __future__ import annotations
 
@@ -60,6 +68,13 @@ BOT_PERMS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
     create_private_threads=True, manage_threads=True, manage_messages=True, embed_links=True,
     attach_files=True, add_reactions=True, read_message_history=True, use_external_emojis=True)
+# What Discord reports as app_permissions where the app is there only through a user install
+# (a group DM, a server without the bot): what an interaction reply may carry, nothing more.
+USER_INSTALL_PERMS = discord.Permissions(
+    attach_files=True, embed_links=True, mention_everyone=True, use_external_emojis=True)
+# Interaction deadlines, in seconds of the fake's clock: the first answer, then the token.
+CALLBACK_WINDOW, TOKEN_LIFETIME = 3, 15 * 60
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CONTEXT = 0, 1, 2
 
 
 # Faults `inject_faults` can draw: HTTP statuses, 10062 (Unknown interaction: the 3 s window was
@@ -107,6 +122,7 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True      # False: sending to their DM channel -> 403 / 50007
+    user_install: bool = False  # the app is installed to this user's account (fake.user_install)
     locale: str = 'en-US'
 
     @property
@@ -135,12 +151,13 @@ class Role:
 @dataclass(eq=False)
 class Channel:
     id: int
-    type: int                               # 0 text, 1 DM, 11 public thread, 12 private thread
+    type: int                               # 0 text, 1 DM, 3 group DM, 11 public thread, 12 private thread
     name: str = ''
     guild: Optional['Guild'] = None
     parent_id: Optional[int] = None
     owner_id: Optional[int] = None
     recipient: Optional[User] = None       # DM channels
+    recipients: list = field(default_factory=list)  # group DMs (the bot is never one of them)
     overwrites: list = field(default_factory=list)
     members: set = field(default_factory=set)  # thread members (user ids)
     position: int = 0
@@ -160,6 +177,10 @@ class Channel:
         if self.type == 1:
             return {'id': str(self.id), 'type': 1, 'last_message_id': last, 'flags': 0,
                     'recipients': [self.recipient.payload()]}
+        if self.type == 3:
+            return {'id': str(self.id), 'type': 3, 'name': self.name or None, 'icon': None, 'flags': 0,
+                    'last_message_id': last, 'owner_id': str(self.owner_id),
+                    'recipients': [u.payload() for u in self.recipients]}
         base = {'id': str(self.id), 'type': self.type, 'guild_id': str(self.guild.id), 'name': self.name,
                 'last_message_id': last, 'rate_limit_per_user': 0, 'flags': 0, 'nsfw': False}
         if not self.is_thread:
@@ -178,16 +199,20 @@ class Channel:
 class Guild:
     """A guild in the fake's model. Changes after the bot saw it are pushed as gateway events."""
 
-    def __init__(self, fake: 'FakeDiscord', gid: int, name: str, owner: User, bot_permissions):
+    def __init__(self, fake: 'FakeDiscord', gid: int, name: str, owner: User, bot_permissions,
+                 bot_member: bool = True):
         self.fake, self.id, self.name, self.owner = fake, gid, name, owner
+        self.bot_member = bot_member   # False: the app reaches it only through a user install
         self.everyone = Role(gid, '@everyone', EVERYONE_PERMS)
-        self.bot_role = Role(fake.snowflake(), fake.me.name, bot_permissions, position=1, managed=True)
-        self.roles: dict[int, Role] = {r.id: r for r in (self.everyone, self.bot_role)}
+        self.bot_role = Role(fake.snowflake(), fake.me.name, bot_permissions, position=1, managed=True) \
+            if bot_member else None
+        self.roles: dict[int, Role] = {r.id: r for r in (self.everyone, self.bot_role) if r}
         self.members: dict[int, dict] = {}   # user id -> {'user': User, 'roles': [ids], 'nick': str}
         self.channels: dict[int, Channel] = {}
         self.published = False
         self.add_member(owner)
-        self.add_member(fake.me, roles=[self.bot_role])
+        if bot_member:
+            self.add_member(fake.me, roles=[self.bot_role])
 
     def _state(self):
         return self.fake.bot._connection if self.published else None
@@ -353,6 +378,7 @@ class _Interaction:
     loading: bool = False              # deferred (type 5): first followup fills @original
     choices: Optional[list] = None     # autocomplete answer
     modal: Optional[dict] = None
+    born: float = 0.0                  # the fake's clock when it was created (tokens expire)
 
 
 class _Response:
@@ -360,7 +386,7 @@ class _Response:
 
     def __init__(self, status: int, method: str, url: str):
         self.status, self.method, self.url = status, method, url
-        self.reason = {400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 413: 'Payload Too Large',
+        self.reason = {400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 413: 'Payload Too Large',
                        500: 'Internal Server Error'}.get(status, 'Error')
         self.headers: dict = {}
 
@@ -409,6 +435,7 @@ class FakeDiscord:
         self.spec: Optional[Callable[['Request'], list]] = None
         self.spec_violations: list[str] = []
         self._settled_at = 0
+        self.clock = 0.0   # seconds; only advance() moves it (interaction tokens age by it)
         self._saved: list = []
         self._loud_loggers = tuple(loud_loggers)
         self._log_handler = _ErrorLog(self.errors)
@@ -621,6 +648,8 @@ class FakeDiscord:
             self.errors.append(f'unknown route {req.method} {req.route}')
             raise UnknownRoute(f'the fake does not model {req.method} {req.route}; add it to FakeDiscord')
         try:
+            if seam == 'rest':
+                self._require_present(req)
             req.response = handler(req)
         except HttpError as e:
             req.status = e.status
@@ -642,13 +671,63 @@ class FakeDiscord:
         return user
 
     def add_guild(self, name: str = 'Test Guild', *, owner: Optional[User] = None,
-                  bot_permissions: discord.Permissions = BOT_PERMS) -> Guild:
+                  bot_permissions: discord.Permissions = BOT_PERMS, bot_member: bool = True) -> Guild:
+        """``bot_member=False``: a server that did not add the bot. The bot never hears of it (no
+        GUILD_CREATE); its members reach the app through a user install only (``user_install``)."""
         owner = owner or self.add_user('guild-owner')
-        guild = Guild(self, self.snowflake(), name, owner, bot_permissions)
+        guild = Guild(self, self.snowflake(), name, owner, bot_permissions, bot_member=bot_member)
         self.guilds[guild.id] = guild
-        if self.bot is not None and self.bot.user is not None:
+        if bot_member and self.bot is not None and self.bot.user is not None:
             self._publish(guild)
         return guild
+
+    def add_group_dm(self, users: Iterable[User], *, name: str = '') -> Channel:
+        """A group DM of ``users`` (the first owns it). The bot is never in one: the app is used
+        there through a member's user install, and REST to it answers 403 Missing Access."""
+        users = list(users)
+        if len(users) < 2 or any(u.bot for u in users):
+            raise ValueError('a group DM has two or more people, and no bots')
+        ch = Channel(self.snowflake(), 3, name, owner_id=users[0].id, recipients=users)
+        self.channels[ch.id] = ch
+        return ch
+
+    def user_install(self, *users: User) -> None:
+        """Add the app to these users' accounts (Discord's "Add App" > "Try it now")."""
+        for user in users:
+            user.user_install = True
+
+    def advance(self, *, minutes: float = 0, seconds: float = 0) -> float:
+        """Move the fake's clock on; interaction tokens older than 15 minutes stop working."""
+        self.clock += minutes * 60 + seconds
+        return self.clock
+
+    def bot_present(self, channel: Channel) -> bool:
+        """Whether the bot is in ``channel``: a guild that added it, or its own DMs."""
+        if channel.guild is not None:
+            return channel.guild.bot_member
+        return channel.type == 1
+
+    def context(self, channel: Channel) -> int:
+        """The interaction context Discord reports for ``channel``: 0 guild, 1 the bot's DM,
+        2 any other private channel (group DMs)."""
+        if channel.guild is not None:
+            return GUILD_CONTEXT
+        return BOT_DM_CONTEXT if channel.type == 1 else PRIVATE_CONTEXT
+
+    def integration_owners(self, user: User, channel: Channel) -> dict:
+        """``authorizing_integration_owners``: "0" the guild that added the app ("0" in the bot's
+        DM), "1" the user who added it to their account. Refused where the user cannot reach it."""
+        owners = {}
+        if channel.guild is not None and channel.guild.bot_member:
+            owners['0'] = str(channel.guild.id)
+        elif channel.guild is None and channel.type == 1:
+            owners['0'] = '0'
+        if user.user_install:
+            owners['1'] = str(user.id)
+        if not owners:
+            raise RefusedPayload(f'{user.name} has not added the app and the bot is not there '
+                                 '(fake.user_install(user) first)')
+        return owners
 
     def _publish(self, guild: Guild) -> None:
         """GUILD_CREATE through the real parser. member_count == len(members), so a bot with the
@@ -689,11 +768,13 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------------------ permissions
     def permissions(self, user: User, channel: Channel) -> discord.Permissions:
-        """Computed by discord.py itself from the cached guild, roles and overwrites."""
+        """Computed by discord.py itself from the cached guild, roles and overwrites (for a guild
+        the bot is not in, from a throwaway copy: the bot's cache never holds it)."""
         if channel.guild is None:
             return discord.Permissions._dm_permissions()
         state = self.bot._connection
-        dguild = state._get_guild(channel.guild.id)
+        dguild = state._get_guild(channel.guild.id) if channel.guild.bot_member else \
+            discord.Guild(data=channel.guild.payload(), state=state)
         dchannel = dguild.get_channel_or_thread(channel.id)
         member = dguild.get_member(user.id) or discord.Member(
             data=channel.guild.member_payload(user.id), guild=dguild, state=state)
@@ -701,6 +782,14 @@ class FakeDiscord:
         if channel.type == 12 and user.id not in channel.members and not perms.manage_threads:
             perms = discord.Permissions.none()   # private threads are invisible to non-members
         return perms
+
+    def _require_present(self, req: Request) -> None:
+        """REST reaches only where the bot is: a group DM or a guild that did not add it is
+        403 Missing Access, whatever the route (send, edit, threads, get channel, members)."""
+        channel = self.channels.get(req.args.get('channel_id'))
+        guild = self.guilds.get(req.args.get('guild_id'))
+        if (channel is not None and not self.bot_present(channel)) or (guild is not None and not guild.bot_member):
+            raise HttpError(403, 50001, 'Missing Access')
 
     def _require(self, channel: Channel, *needed: str) -> None:
         if channel.guild is None:
@@ -849,6 +938,8 @@ class FakeDiscord:
 
     def _gateway_message(self, channel: Channel, msg: Message) -> None:
         """Discord echoes the bot's own (non-ephemeral) messages as MESSAGE_CREATE."""
+        if not self.bot_present(channel):
+            return   # no gateway events from where the bot is not
         intents = self.bot._connection.intents
         if (intents.guild_messages if channel.guild else intents.dm_messages):
             extra = {'guild_id': str(channel.guild.id)} if channel.guild else {}
@@ -884,7 +975,7 @@ class FakeDiscord:
         channel = self._channel(req.args['channel_id'])
         if channel.type == 1:
             user = channel.recipient
-            shares_guild = any(user.id in g.members for g in self.guilds.values())
+            shares_guild = any(g.bot_member and user.id in g.members for g in self.guilds.values())
             if not user.dms_open or user.bot or not shares_guild:
                 raise HttpError(403, 50007, 'Cannot send messages to this user')
         else:
@@ -962,6 +1053,11 @@ class FakeDiscord:
         ix = self.interactions.get(req.args['webhook_token'])
         if ix is None or (not req.route.endswith('callback') and req.args['webhook_id'] != self.app_id):
             raise HttpError(404, 10062 if req.route.endswith('callback') else 10015, 'Unknown interaction/webhook')
+        age = self.clock - ix.born
+        if req.route.endswith('callback') and age > CALLBACK_WINDOW:
+            raise HttpError(404, 10062, 'Unknown interaction')
+        if age > TOKEN_LIFETIME:
+            raise HttpError(401, 50027, 'Invalid Webhook Token')
         return ix
 
     def _callback(self, req: Request) -> dict:
@@ -1021,13 +1117,17 @@ class FakeDiscord:
     def _base_payload(self, kind: int, data: dict, user: User, channel: Channel) -> dict:
         iid = self.snowflake()
         token = f'fake-interaction-token-{iid}'
+        present = self.bot_present(channel)
+        app_perms = self.permissions(self.me, channel) if present else USER_INSTALL_PERMS
         payload = {
             'id': str(iid), 'application_id': str(self.app_id), 'type': kind, 'data': data, 'token': token,
             'version': 1, 'locale': user.locale, 'entitlements': [], 'attachment_size_limit': FILE_LIMIT,
-            'channel_id': str(channel.id), 'app_permissions': str(self.permissions(self.me, channel).value)}
+            'channel_id': str(channel.id), 'app_permissions': str(app_perms.value),
+            'context': self.context(channel), 'authorizing_integration_owners': self.integration_owners(user, channel)}
         if channel.guild is None:
-            payload |= {'user': user.payload(), 'context': 1, 'channel': channel.payload(),
-                        'authorizing_integration_owners': {'0': '0'}}
+            if channel.type == 3 and user not in channel.recipients:
+                raise RefusedPayload(f'{user.name} is not in that group DM')
+            payload |= {'user': user.payload(), 'channel': channel.payload()}
         else:
             guild = channel.guild
             if user.id not in guild.members:
@@ -1036,10 +1136,10 @@ class FakeDiscord:
             if not perms.view_channel:
                 raise RefusedPayload(f'{user.name} cannot see #{channel.name}')
             payload |= {'guild_id': str(guild.id), 'guild': {'id': str(guild.id), 'locale': 'en-US', 'features': []},
-                        'guild_locale': 'en-US', 'context': 0, 'authorizing_integration_owners': {'0': str(guild.id)},
+                        'guild_locale': 'en-US',
                         'member': guild.member_payload(user.id) | {'permissions': str(perms.value)},
                         'channel': channel.payload() | {'permissions': str(perms.value)}}
-        self.interactions[token] = _Interaction(iid, token, kind, user, channel)
+        self.interactions[token] = _Interaction(iid, token, kind, user, channel, born=self.clock)
         return payload
 
     def _default_channel(self) -> Channel:
@@ -1058,8 +1158,17 @@ class FakeDiscord:
         if not isinstance(cmd, (discord.app_commands.Command, discord.app_commands.Group)):
             raise RefusedPayload(f'no slash command /{parts[0]} registered for this channel')
         spec = cmd.to_dict(tree)
-        if gid is None and (spec.get('dm_permission') is False or 1 not in (spec.get('contexts') or [1])):
+        if gid is None and (spec.get('dm_permission') is False or 1 not in (spec.get('contexts') or [1])) \
+                and channel.type == 1:
             raise RefusedPayload(f'/{parts[0]} is not available in DMs')
+        # Where the app is only through the user's install, Discord offers a command only if it says
+        # it works there: installed to users (integration_types 1) and in this context.
+        context, owners = self.context(channel), self.integration_owners(user, channel)
+        if context != BOT_DM_CONTEXT and context not in (spec.get('contexts') or [GUILD_CONTEXT]):
+            raise RefusedPayload(f'/{parts[0]} does not work in context {context} (contexts {spec.get("contexts")})')
+        if '0' not in owners and 1 not in (spec.get('integration_types') or [0]):
+            raise RefusedPayload(f'/{parts[0]} is not offered to user installs (integration_types '
+                                 f'{spec.get("integration_types")})')
         needed, perms = spec.get('default_member_permissions'), self.permissions(user, channel)
         if gid and needed is not None and not perms.administrator and (
                 needed == '0' or not discord.Permissions(int(needed)) <= perms):
@@ -1329,7 +1438,7 @@ async def start_bot(bot: discord.Client, fake: Optional[FakeDiscord] = None, *, 
     try:
         await bot.login('fake-token')
         for guild in fake.guilds.values():
-            if not guild.published:
+            if not guild.published and guild.bot_member:
                 fake._publish(guild)
         if ready:
             bot._ready.set()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import re
 
 import aiohttp
 import discord
@@ -11,8 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from fakediscord import (FakeDiscord, NetworkBlocked, RefusedPayload, UnhandledErrors, UnknownRoute,
-                         fake_discord_fixture)
+from fakediscord import (USER_INSTALL_PERMS, FakeDiscord, NetworkBlocked, RefusedPayload, UnhandledErrors,
+                         UnknownRoute, fake_discord_fixture)
 
 
 # ------------------------------------------------------------------------------ the throwaway bot
@@ -145,6 +146,28 @@ def make_bot() -> DiceBot:
     async def roles(interaction: discord.Interaction):
         await interaction.guild.fetch_roles()
 
+    @bot.tree.command(description='Works wherever the app is: servers, DMs, group DMs')
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def anywhere(interaction: discord.Interaction):
+        bot.seen['anywhere'] = interaction
+        try:   # the channel itself, over REST: only where the bot is
+            await interaction.channel.send('over REST')
+        except discord.Forbidden as e:
+            bot.seen['rest_error'] = e.code
+        await interaction.response.send_message('through the interaction')
+
+    @bot.tree.command(description='Defers, and answers later (or never)')
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def later(interaction: discord.Interaction):
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.NotFound as e:   # answered after Discord's 3 s
+            bot.seen['late'] = e.code
+            return
+        bot.seen['later'] = interaction
+
     bot.tree.add_command(game)
     return bot
 
@@ -181,6 +204,9 @@ def test_seams_have_not_moved():
     # Interaction replies go through the adapter instance in this context var.
     assert isinstance(discord.webhook.async_.async_context.get(), discord.webhook.async_.AsyncWebhookAdapter)
     assert 'attachment_size_limit' in inspect.getsource(discord.Interaction._from_data)
+    # User installs (issue #24): discord.py reads the context and the installs that authorized it.
+    assert {'context', 'authorizing_integration_owners'} <= set(
+        re.findall(r"data(?:\.get\(|\[)'(\w+)'", inspect.getsource(discord.Interaction._from_data)))
     assert "'CommandTree-invoker'" in inspect.getsource(app_commands.CommandTree._from_interaction)
 
 
@@ -425,3 +451,110 @@ async def test_unknown_route_and_network_are_loud(fake: FakeDiscord, world):
     with pytest.raises(UnknownRoute):
         await fake.bot.http.request(discord.http.Route('GET', '/guilds/{guild_id}/bans', guild_id=guild.id))
     fake.errors.clear()
+
+
+# ------------------------------------------------------------------------------ user install (issue #24)
+
+async def test_group_dm_interaction_comes_from_a_user_install(fake: FakeDiscord, world):
+    guild, alice, bob, *_ = world
+    fake.user_install(alice)
+    gdm = fake.add_group_dm([alice, bob], name='dice night')
+    payload = fake.slash(fake.bot, 'anywhere', user=alice, channel=gdm)
+    assert payload['context'] == 2 and payload['authorizing_integration_owners'] == {'1': str(alice.id)}
+    assert payload['channel']['type'] == 3 and 'guild_id' not in payload and 'member' not in payload
+    await fake.invoke(payload)
+    ix: discord.Interaction = fake.bot.seen['anywhere']
+    assert ix.context.private_channel and not ix.context.guild and not ix.context.dm_channel
+    assert ix.is_user_integration() and not ix.is_guild_integration()
+    assert ix._integration_owners == {1: alice.id}     # discord.py keeps them, privately, in 2.7
+    assert isinstance(ix.channel, discord.GroupChannel) and ix.channel.name == 'dice night'
+    assert {u.id for u in ix.channel.recipients} == {alice.id, bob.id}
+    assert ix.app_permissions == USER_INSTALL_PERMS and type(ix.user) is discord.User
+    # REST to the group DM is refused: the bot is not in it. The interaction's own reply works.
+    assert fake.bot.seen['rest_error'] == 50001
+    refused = fake.requests_since(0, method='POST', route='/channels/{channel_id}/messages')[-1]
+    assert refused.status == 403 and refused.args['channel_id'] == gdm.id
+    assert [m.content for m in fake.messages_in(gdm)] == ['through the interaction']
+    for call in (fake.bot.fetch_channel(gdm.id), fake.bot.http.get_message(gdm.id, 1),
+                 fake.bot.http.start_thread_without_message(gdm.id, name='t', auto_archive_duration=60,
+                                                            type=discord.ChannelType.public_thread)):
+        with pytest.raises(discord.Forbidden) as exc:
+            await call
+        assert exc.value.code == 50001
+
+
+async def test_no_user_install_no_command(fake: FakeDiscord, world):
+    guild, alice, bob, carol, *_ = world
+    gdm = fake.add_group_dm([alice, bob])
+    with pytest.raises(RefusedPayload, match='has not added the app'):
+        fake.slash(fake.bot, 'anywhere', user=alice, channel=gdm)
+    fake.user_install(alice)
+    with pytest.raises(RefusedPayload, match='not in that group DM'):
+        fake.user_install(carol) or fake.slash(fake.bot, 'anywhere', user=carol, channel=gdm)
+    with pytest.raises(RefusedPayload, match='context 2'):   # /secret says nothing of where it works
+        fake.slash(fake.bot, 'secret', user=alice, channel=gdm)
+    assert fake.bot.seen == {}
+
+
+async def test_server_without_the_bot(fake: FakeDiscord, world):
+    _, alice, bob, *_ = world
+    elsewhere = fake.add_guild('Elsewhere', bot_member=False)
+    elsewhere.add_member(alice)
+    lounge = elsewhere.add_text_channel('lounge')
+    with pytest.raises(RefusedPayload, match='has not added the app'):
+        fake.slash(fake.bot, 'anywhere', user=alice, channel=lounge)
+    fake.user_install(alice)
+    with pytest.raises(RefusedPayload, match='not offered to user installs'):
+        fake.slash(fake.bot, 'secret', user=alice, channel=lounge)
+    payload = fake.slash(fake.bot, 'anywhere', user=alice, channel=lounge)
+    assert payload['context'] == 0 and payload['authorizing_integration_owners'] == {'1': str(alice.id)}
+    await fake.invoke(payload)
+    ix: discord.Interaction = fake.bot.seen['anywhere']
+    assert ix.context.guild and ix.guild_id == elsewhere.id and ix.is_user_integration()
+    assert not ix.is_guild_integration() and fake.bot.get_guild(elsewhere.id) is None
+    assert isinstance(ix.user, discord.Member) and ix.permissions.send_messages
+    assert fake.bot.seen['rest_error'] == 50001
+    assert [m.content for m in fake.messages_in(lounge)] == ['through the interaction']
+    for call in (fake.bot.fetch_channel(lounge.id), fake.bot.http.get_member(elsewhere.id, alice.id)):
+        with pytest.raises(discord.Forbidden) as exc:
+            await call
+        assert exc.value.code == 50001
+
+
+async def test_both_installs_in_a_server_that_added_the_bot(fake: FakeDiscord, world):
+    guild, alice, bob, carol, games, staff = world
+    fake.user_install(alice)
+    payload = fake.slash(fake.bot, 'anywhere', user=alice, channel=games)
+    assert payload['authorizing_integration_owners'] == {'0': str(guild.id), '1': str(alice.id)}
+    bots_dm = fake.slash(fake.bot, 'anywhere', user=bob, channel=fake.dm_channel(bob))
+    assert bots_dm['context'] == 1 and bots_dm['authorizing_integration_owners'] == {'0': '0'}
+    await fake.invoke(payload)
+    ix = fake.bot.seen['anywhere']
+    assert ix.is_guild_integration() and ix.is_user_integration() and 'rest_error' not in fake.bot.seen
+    assert [m.content for m in fake.messages_in(games)] == ['over REST', 'through the interaction']
+
+
+async def test_interaction_tokens_expire_on_the_fakes_clock(fake: FakeDiscord, world):
+    guild, alice, bob, *_ = world
+    fake.user_install(alice)
+    gdm = fake.add_group_dm([alice, bob])
+    await fake.invoke(fake.slash(fake.bot, 'later', user=alice, channel=gdm))
+    ix: discord.Interaction = fake.bot.seen.pop('later')
+    fake.advance(minutes=14, seconds=59)
+    await ix.edit_original_response(content='still in time')
+    await ix.followup.send('a follow-up')
+    assert [m.content for m in fake.messages_in(gdm)] == ['still in time', 'a follow-up']
+    assert fake.advance(seconds=2) == 15 * 60 + 1
+    for call in (ix.followup.send('too late'), ix.edit_original_response(content='too late'),
+                 ix.original_response()):
+        with pytest.raises(discord.HTTPException) as exc:
+            await call
+        assert (exc.value.status, exc.value.code) == (401, 50027)
+    # The first answer has 3 s: a payload answered later is an unknown interaction.
+    payload = fake.slash(fake.bot, 'later', user=alice, channel=gdm)
+    fake.advance(seconds=4)
+    await fake.invoke(payload)
+    assert fake.bot.seen == {'late': 10062}
+    fresh = fake.slash(fake.bot, 'later', user=alice, channel=gdm)
+    await fake.invoke(fresh)
+    assert 'later' in fake.bot.seen
