@@ -39,7 +39,7 @@ TOKEN_LIFE = dt.timedelta(minutes=14)
 
 @dataclass(frozen=True)
 class Carrier:
-    game_id: int
+    game_id: int | None   # None: a game about to start (its id is not known yet)
     interaction: discord.Interaction
     # Messages this interaction's follow-ups made: its webhook may edit them too.
     sent: set[int] = field(default_factory=set)
@@ -52,21 +52,33 @@ _current: ContextVar[Carrier | None] = ContextVar("carrier", default=None)
 Book = OrderedDict[int, dict[int, list[Carrier]]]
 _books: "weakref.WeakKeyDictionary[Any, Book]" = weakref.WeakKeyDictionary()
 PER_CHANNEL = 4
+SENDERS = 4
 BOOK_GAMES = 20_000
 
 
-def carry(game_id: int, interaction: discord.Interaction) -> None:
+def carry(game_id: int | None, interaction: discord.Interaction) -> None:
     """The interaction of this task may publish game `game_id`'s moves (and, while its token
-    lives, later moves of that game in its channel)."""
+    lives, later moves of that game in its channel). `game_id=None`: the game this task is
+    starting (it joins that game's book once it carried a message of it)."""
     c = Carrier(game_id, interaction)
     _current.set(c)
+    if game_id is not None:
+        _remember(c)
+
+
+def _remember(c: Carrier) -> None:
+    interaction, game_id = c.interaction, c.game_id
     if interaction.channel_id is None:
         return
     book = _books.setdefault(interaction.client, OrderedDict())
     channels = book.pop(game_id, None) or {}
     book[game_id] = channels
-    kept = [k for k in channels.get(interaction.channel_id, []) if _fresh(k)]
-    channels[interaction.channel_id] = (kept + [c])[-PER_CHANNEL:]
+    kept = [k for k in channels.get(interaction.channel_id, []) if _fresh(k)] + [c]
+    # The newest few, and those whose follow-ups made messages (a turn card is edited only
+    # through the token that made it, however many clicks came since).
+    senders = [k for k in kept if k.sent][-SENDERS:]
+    channels[interaction.channel_id] = [k for k in kept if k in senders
+                                        or k in kept[-PER_CHANNEL:]]
     while len(book) > BOOK_GAMES:
         book.popitem(last=False)
 
@@ -82,7 +94,7 @@ def _fresh(c: Carrier) -> bool:
 def carrier_for(game_id: int) -> Carrier | None:
     """What may carry game `game_id`'s messages now, if anything."""
     c = _current.get()
-    if c is None or c.game_id != game_id or not _fresh(c):
+    if c is None or c.game_id not in (game_id, None) or not _fresh(c):
         return None
     return c
 
@@ -120,10 +132,12 @@ async def send(client: Any, game_id: int, channel: Any, make: Make,
         try:
             message = await ix.followup.send(wait=True, **make())
             c.sent.add(message.id)
+            if c.game_id is None:  # the game it started: its book keeps it from now on
+                _remember(Carrier(game_id, ix, c.sent))
             return message
         except discord.HTTPException as e:
             _spent(client, c, e)
-            log.info("game %s: a follow-up failed (%s); trying another way", game_id, e.status)
+            log.info("game %s: a follow-up failed (%s %s); trying another way", game_id, e.status, e.text)
     return await rest(make)
 
 

@@ -22,7 +22,7 @@ from discord.ext import commands
 
 import rendering
 
-from . import carrier, guide, layout, practice, turns
+from . import carrier, guide, layout, place, practice, turns
 from .throttle import Throttle
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
@@ -30,7 +30,8 @@ from .store import GameRow
 from .engine.menu import Menu, MenuGroup, Pick
 from .tables import STALE_TEXT, NotAPlayer, Played, PublishIncomplete, StaleMove
 from .panel import Panel, _digest, clip, mention, picture_file, split_message
-from .ui import ComponentCall, MoveModal, PanelButton, VoteButton, reply, view_of
+from .ui import (ClaimTimeoutButton, ComponentCall, MoveModal, PanelButton, VoteButton, reply,
+                 view_of)
 
 log = logging.getLogger(__name__)
 # What a game's cog takes from here beside GameCog itself.
@@ -41,6 +42,9 @@ PRACTICE_LEVELS = [app_commands.Choice(name="easy: plausible but loose", value="
                    app_commands.Choice(name="hard: looks further ahead", value="hard")]
 DM_CLOSED = 50007
 # A DM panel a newer one replaced: its buttons go, and it says where to look.
+# row.extra: a turn card of a game played where only interactions reach (bot/place.py) that
+# could not go out; the next interaction draws it.
+OWED_KEY = "owed"
 REPLACED_TEXT = "🔒 This panel is done: your newer panel is below."
 
 
@@ -95,6 +99,8 @@ class GameCog(commands.GroupCog):
         self.engine: type[Game] = load(self.KIND)
         rate = getattr(getattr(bot, "settings", None), "clicks_per_second", 0)
         self.clicks = Throttle(rate, 2 * rate) if rate else None
+        # game id -> where it is played (bot/place.py), as far as this process has seen
+        self._places: dict[int, str] = {}
         super().__init__()
         self._add_practice_command()
 
@@ -122,6 +128,10 @@ class GameCog(commands.GroupCog):
             raise RuleError("Slow down: that was many clicks in a moment. Wait a second and "
                             "try again.")
         carrier.carry(call.game_id, interaction)
+        if await self.catch_up(interaction, call.game_id):
+            return  # what the click was on moved on first; it was told so
+        if call.tag == "ct":
+            raise RuleError(await self._not_yet_text(call.game_id))
         try:
             await self._dispatch(interaction, call)
         except StaleMove:
@@ -279,6 +289,8 @@ class GameCog(commands.GroupCog):
         cid = row.where
         if cid is None:
             return None
+        if place.only_interactions(row):
+            return place.Unreachable(cid)  # the bot is not there: only interactions reach it
         ch = self.bot.get_channel(cid)
         if ch is None:
             try:
@@ -334,7 +346,9 @@ class GameCog(commands.GroupCog):
 
     # ---- the table's listener ----------------------------------------------------------------
     def vote_seconds(self, row: GameRow, game: Game, chance: Chance) -> int | None:
-        if not self.wants_vote(row, game, chance):
+        # No crowd vote where nothing can be posted unprompted: the dice decide (the rules'
+        # fallback when a table has no crowd).
+        if place.only_interactions(row) or not self.wants_vote(row, game, chance):
             return None
         return int(game.options.get("vote_seconds", self.VOTE_SECONDS))
 
@@ -380,6 +394,7 @@ class GameCog(commands.GroupCog):
         if played.cause == "start":
             lines[:0] = self.opening_lines(row, game)
         outcome = game.outcome()
+        self._places[row.id] = place.of_row(row)
         if played.cause == "move" and not public and outcome is None:
             # A secret step with nothing public to say: posting "waiting for…" would tell
             # everyone when, and how often, someone acted in secret.
@@ -402,11 +417,70 @@ class GameCog(commands.GroupCog):
         if outcome is None and row.waits_for("vote") and channel is not None:
             await self._post_vote(row, game, channel)
         await practice.after_publish(self.bot, played)  # the bot's seats move now (never raises)
+        if place.only_interactions(row):
+            # Only an interaction reaches this table: a card that could not go out is drawn
+            # by the next one (`catch_up`), not by the outbox, which has none.
+            await self._owe(row, board_failed is not None)
+            return
         if board_failed is not None:
             raise PublishIncomplete(f"the turn message failed: {board_failed.status} "
                                     f"{board_failed.text or ''}".strip())
         if missing:
             raise PublishIncomplete(self._no_panel_text(game, missing))
+
+    async def _owe(self, row: GameRow, owed: bool) -> None:
+        if bool(row.extra.get(OWED_KEY)) != owed:
+            row.extra = await self.bot.store.update_extra(row.id, **{OWED_KEY: owed})
+
+    async def catch_up(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """First, for a game played where nothing is posted unprompted (bot/place.py): a
+        deadline that passed is enforced (the late player's default move or forfeit) and a
+        turn card that could not go out is drawn, both through this interaction, which is
+        answered for it. True when something was done: a component's own action then stops
+        (what it was on moved on), and the presser is told."""
+        if self._places.get(game_id, place.HERE) != place.HERE:
+            return False
+        row = await self.bot.store.get_game(game_id)
+        if row is None:
+            return False
+        if len(self._places) > 100_000:
+            self._places.clear()
+        self._places[game_id] = place.of_row(row)
+        if not place.only_interactions(row) or row.status != "active":
+            return False
+        due = row.deadline is not None and self.bot.tables.clock() >= row.deadline
+        if not (due or row.extra.get(OWED_KEY)):
+            return False
+        component = interaction.type == discord.InteractionType.component
+        if not interaction.response.is_done():
+            if component:
+                await interaction.response.defer()  # follow-ups may carry the new card
+            else:
+                await interaction.response.send_message("⏳ Bringing the table up to date…",
+                                                        ephemeral=True)
+        played = await self.bot.tables.enforce_deadline(game_id) if due else None
+        if played is None:
+            row, game = await self.bot.tables.load(game_id)
+            try:
+                await self._post_turn(row, game, await self.channel_of(row), [], "redraw")
+                await self._owe(row, False)
+            except discord.HTTPException:
+                pass
+        text = ("⏰ Time had run out: the referee settled the late turn first (the card shows "
+                "how)." if played is not None else "🔄 The table is drawn again, up to date.")
+        if component:
+            await interaction.followup.send(text + " Carry on from the newest card.",
+                                            ephemeral=True)
+        return component
+
+    async def _not_yet_text(self, game_id: int) -> str:
+        row = await self.bot.store.get_game(game_id)
+        if row is None or row.status != "active":
+            return "This game is over."
+        if row.deadline is None or not row.waits_for("turn"):
+            return "No timer is running in this game now."
+        return (f"Time runs out <t:{int(row.deadline)}:R>: you can claim the timeout after "
+                "that.")
 
     @staticmethod
     def _no_panel_text(game: Game, seats: list[int]) -> str:
@@ -433,12 +507,15 @@ class GameCog(commands.GroupCog):
         prompt = game.prompt(None)
         if not prompt.actors:
             return ""
-        when = f" (time runs out <t:{int(row.deadline)}:R>)" if row.deadline else ""
+        here = place.only_interactions(row)
+        when = (f" (time runs out <t:{int(row.deadline)}:R>"
+                + ("; then anyone may claim it, no reminder is sent" if here else "") + ")"
+                if row.deadline else "")
         status = prompt.status.rstrip(".")
         if all(self.is_secret(game, s) for s in prompt.actors):
             me = self.bot.user.id if self.bot.user is not None else None
-            dms = (" (check your DMs)" if any(row.players[s] != me for s in prompt.actors)
-                   else "")
+            dms = ((" (press 🔒 Open my secret panel)" if here else " (check your DMs)")
+                   if any(row.players[s] != me for s in prompt.actors) else "")
             return f"🔒 {status}{dms}{when}."
         line = f"👉 {status}{when}."
         todo = [game.prompt(s).todo for s in prompt.actors
@@ -497,10 +574,13 @@ class GameCog(commands.GroupCog):
             for seat in acting:
                 if not self.is_secret(game, seat):
                     items += self.turn_items(row, game, seat)
-            if acting and not items:
+            secret = [s for s in acting if self.is_secret(game, s)]
+            if (acting and not items) or (secret and place.only_interactions(row)):
                 # A secret step: the card opens anyone's panel here (DMs closed or not), so
                 # nobody needs a ping of their own for it.
                 items.append(PanelButton(row.id))
+            if place.only_interactions(row) and row.deadline and row.waits_for("turn"):
+                items.append(ClaimTimeoutButton(row.id))
         else:  # issue #25: the end message offers a Rematch (bot/rematch.py)
             from .rematch import end_items
             items += end_items(self.bot, row, game)
@@ -576,7 +656,11 @@ class GameCog(commands.GroupCog):
                         **make())))
                 msg_id = old_id
             except (discord.NotFound, discord.Forbidden):
-                same_turn = False  # deleted, or no longer ours to edit: post it anew below
+                # Deleted, or no longer ours to edit: post it anew below, with its picture (a
+                # new message has none to keep).
+                same_turn = False
+                if panel.picture is None:
+                    panel.picture = await self.picture(row, game, None)
         if not same_turn:
             me = self.bot.user.id if self.bot.user is not None else None
             pinged = [discord.Object(uid) for uid in dict.fromkeys(
@@ -664,6 +748,8 @@ class GameCog(commands.GroupCog):
         a player goes into their panel. DMs closed or failing: the thread offers the ephemeral
         panel instead. One player's failed DM never keeps the others from theirs. Returns the
         seats no panel reached at all (the publish is then tried again)."""
+        if place.only_interactions(row):
+            return []  # no DMs from a table the bot is not at: 🔒 on the card opens panels
         private: dict[int, list[str]] = {}
         for e in played.events:
             for seat in e.to or ():
@@ -1019,8 +1105,20 @@ class GameCog(commands.GroupCog):
     async def move_command(self, interaction: discord.Interaction,
                            move: app_commands.Range[str, 1, 200]) -> None:
         row, game = await self.find_game(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        carrier.carry(row.id, interaction)
         said = self.done_text(game, row.seat_of(interaction.user.id), move)
+        if place.only_interactions(row):
+            # Answered at once, so the table's new card can be this command's follow-up:
+            # nothing else reaches a channel the bot is not in.
+            if await self.catch_up(interaction, row.id) is False and (
+                    not interaction.response.is_done()):
+                await interaction.response.send_message("⏳ Playing your move…",
+                                                        ephemeral=True)
+            await self.play_move(row.id, interaction.user.id, move)
+            async with answering_a_move_that_stands(row.id):
+                await interaction.edit_original_response(content=said)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
         async with answering_a_move_that_stands(row.id):
             await interaction.followup.send(said, ephemeral=True)

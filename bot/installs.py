@@ -44,14 +44,6 @@ NOT_HERE = ("This command works only in a server that added the referee (its mod
             "and settings live there), not through an app installed to your account.")
 
 
-# Games are still played in a thread of the server's channel (bot/tables.py): where the bot is
-# not a member, or has no channel to open a thread in, starting one is refused in these words.
-TABLE_NOT_HERE_YET = ("Games are played in a server channel of a server that added the referee, "
-                      "for now. In DMs, group DMs and servers without it (the referee added to "
-                      "your account) you can read the rules, your profile and the leaderboards; "
-                      "playing there is coming.")
-
-
 def in_guild_install(interaction: discord.Interaction) -> bool:
     """Typed in a server that added the referee (guild install), whoever else installed it."""
     return interaction.guild_id is not None and interaction.is_guild_integration()

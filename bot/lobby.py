@@ -13,10 +13,9 @@ from typing import Any
 
 import discord
 
-from . import practice, ratings
+from . import carrier, place, practice, ratings
 from .engine import load
 from .engine.core import RuleError
-from .installs import TABLE_NOT_HERE_YET, in_guild_install
 from .names import plain_name, safe_name
 from .ui import ChallengeButton, view_of
 
@@ -78,6 +77,10 @@ class Lobby:
         cls = load(kind)
         home = self._home(interaction)
         me = self.bot.user
+        if place.place_of(interaction) == place.BOT_DM and not (
+                opponent is not None and me is not None and opponent.id == me.id):
+            raise RuleError("Only you and I are in this DM: challenge someone in a server or a "
+                            f"group DM, or practise against me here with `/{kind} practice`.")
         if opponent is not None and me is not None and opponent.id == me.id:
             # "Challenge the bot": it accepts at once, as a practice game at the usual level.
             await self.practice(interaction, kind, practice.DEFAULT_LEVEL, None, options)
@@ -91,8 +94,11 @@ class Lobby:
             if opponent.bot:
                 raise RuleError("Bots don't play dice: challenge a person.")
             member = opponent if isinstance(opponent, discord.Member) else (
-                interaction.guild.get_member(opponent.id))
-            if member is None or not home.permissions_for(member).view_channel:
+                interaction.guild.get_member(opponent.id) if interaction.guild else None)
+            # Where the bot is not a member it sees no channel permissions: whoever was
+            # offered as the opponent option is someone the channel knows.
+            if home is not None and (member is None or not home.permissions_for(member)
+                                     .view_channel):
                 raise RuleError(f"{opponent.display_name} can't see this channel, so they "
                                 "couldn't play here. Challenge them in a channel you share.")
             if cls.MIN_PLAYERS > 2:
@@ -103,7 +109,8 @@ class Lobby:
         low, high = (2, 2) if opponent else (players or cls.MIN_PLAYERS,
                                              players or cls.MAX_PLAYERS)
         cid = await self.store.create_challenge(
-            kind, interaction.guild_id, home.id, host.id, [opponent.id] if opponent else [],
+            kind, interaction.guild_id, home.id if home else interaction.channel_id, host.id,
+            [opponent.id] if opponent else [],
             options, low, high, time.time() + CHALLENGE_SECONDS, note=note or None)
         ch = await self.store.get_challenge(cid)
         await interaction.response.send_message(self.challenge_text(ch), view=self.buttons(ch),
@@ -251,8 +258,7 @@ class Lobby:
             log.exception("challenge %s: game #%s started, but the challenge could not be "
                           "marked accepted", ch["id"], played.row.id)
         self._disarm(ch["id"])
-        content = (self.challenge_text(ch) + f"\n✅ Game #{played.row.id} is on in "
-                   f"{thread.mention}!")
+        content = self.challenge_text(ch) + f"\n✅ Game #{played.row.id} is on {on_at(thread)}!"
         try:
             await interaction.edit_original_response(content=content, view=None)
         except discord.HTTPException:
@@ -287,18 +293,26 @@ class Lobby:
     async def open_game(self, interaction: discord.Interaction, kind: str, players: list[int],
                         options: dict[str, Any], *, guild_id: int | None, channel_id: int,
                         names: list[str] | None = None, extra: dict[str, Any] | None = None,
-                        label: str = "") -> tuple[Any, discord.Thread]:
-        """The one way a game starts: its public thread in the channel, the seats' names, the
-        cog's last word on the options, the table's first state and first publish. `names`:
-        the seats' names when they are not the players' display names (the bot's seats);
-        `label` follows the players' names in the thread's title."""
+                        label: str = "") -> tuple[Any, discord.Thread | None]:
+        """The one way a game starts: its public thread in the channel (none where the game
+        is played in the channel itself, bot/place.py), the seats' names, the cog's last word
+        on the options, the table's first state and first publish. `names`: the seats' names
+        when they are not the players' display names (the bot's seats); `label` follows the
+        players' names in the thread's title."""
         title = load(kind).TITLE
         if guild_id and await self.store.rating_off(guild_id, kind):
             # The server switched rating off for this game (/games rating): it starts unrated
             # and stays so (a rebuild reads the same note).
             extra = {**(extra or {}), ratings.UNRATED_KEY: "off"}
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         seat_names = names or [safe_name(await self._name(interaction, u)) for u in players]
+        where = place.place_of(interaction)
+        if where != place.THREAD:
+            # No thread: the table is this channel, and its first message rides on the
+            # interaction that starts it (where the bot is not a member, nothing else can).
+            carrier.carry(None, interaction)
+            return await self._create(kind, players, options, guild_id, channel_id, None,
+                                      seat_names, {**(extra or {}), place.KEY: where}), None
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         who = load(kind).versus([plain_name(n) for n in seat_names], options)
         try:
             thread = await channel.create_thread(
@@ -308,12 +322,8 @@ class Lobby:
             raise RuleError("I can't create a thread in this channel. Give me the Create Public "
                             "Threads and Send Messages in Threads permissions, then try again.")
         try:
-            cog = getattr(self.bot, "game_cogs", {}).get(kind)
-            if cog is not None:
-                options = await cog.prepare_options(dict(options), list(players))
-            played = await self.bot.tables.create(
-                kind, list(players), options, guild_id=guild_id, channel_id=channel_id,
-                thread_id=thread.id, names=seat_names, extra=extra)
+            played = await self._create(kind, players, options, guild_id, channel_id, thread.id,
+                                        seat_names, extra)
         except BaseException:
             # No game: the thread says so rather than stand empty (the caller tells the
             # players what happened, and a challenge is open again).
@@ -324,6 +334,16 @@ class Lobby:
                 pass
             raise
         return played, thread
+
+    async def _create(self, kind: str, players: list[int], options: dict[str, Any],
+                      guild_id: int | None, channel_id: int, thread_id: int | None,
+                      names: list[str], extra: dict[str, Any] | None) -> Any:
+        cog = getattr(self.bot, "game_cogs", {}).get(kind)
+        if cog is not None:
+            options = await cog.prepare_options(dict(options), list(players))
+        return await self.bot.tables.create(
+            kind, list(players), options, guild_id=guild_id, channel_id=channel_id,
+            thread_id=thread_id, names=names, extra=extra)
 
     # ---- practice: the bot takes the other seats ------------------------------------------------
     async def practice(self, interaction: discord.Interaction, kind: str, level: str | None,
@@ -345,47 +365,69 @@ class Lobby:
             raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
                             f"{practice.MAX_OPEN}). Finish one, or resign it with "
                             "`/games resign`, then start another.")
-        perms = home.permissions_for(home.guild.me)
-        if not (perms.create_public_threads and perms.send_messages_in_threads):
-            raise RuleError("I can't create a thread in this channel. Give me the Create Public "
-                            "Threads and Send Messages in Threads permissions, then try again.")
-        # Thinking, privately: the thread is the public part, and a late refusal stays private.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        note = f" {cls.PRACTICE_NOTE}" if cls.PRACTICE_NOTE else ""
+        if home is None:
+            # The table is this channel: say so first, so the table's first message is a
+            # follow-up of its own (bot/carrier.py) and comes right below.
+            await interaction.response.send_message(
+                f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: the table is "
+                f"below.{note} Good luck!", ephemeral=True)
+        else:
+            perms = home.permissions_for(home.guild.me)
+            if not (perms.create_public_threads and perms.send_messages_in_threads):
+                raise RuleError("I can't create a thread in this channel. Give me the Create "
+                                "Public Threads and Send Messages in Threads permissions, then "
+                                "try again.")
+            # Thinking, privately: the thread is the public part, and a late refusal stays
+            # private.
+            await interaction.response.defer(ephemeral=True, thinking=True)
         bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
         names = [safe_name(person.display_name)] + (
             [bot_name] if n == 2 else [f"{bot_name} {i}" for i in range(1, n)])
         played, thread = await self.open_game(
             interaction, kind, [person.id] + [me.id] * (n - 1), options,
-            guild_id=interaction.guild_id, channel_id=home.id, names=names,
+            guild_id=interaction.guild_id,
+            channel_id=home.id if home else interaction.channel_id, names=names,
             extra={practice.PRACTICE_KEY: level}, label=" (practice)")
-        note = f" {cls.PRACTICE_NOTE}" if cls.PRACTICE_NOTE else ""
+        if thread is None:
+            return
         await interaction.followup.send(
             f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: game #{played.row.id} "
             f"is on in {thread.mention}.{note} Good luck!", ephemeral=True)
 
     @staticmethod
-    def _home(interaction: discord.Interaction) -> discord.TextChannel:
-        """The text channel a new game's thread goes in (the parent, when asked in a thread)."""
-        if not in_guild_install(interaction):  # a DM, a group DM, a server without the bot
-            raise RuleError(TABLE_NOT_HERE_YET)
+    def _home(interaction: discord.Interaction) -> discord.TextChannel | None:
+        """The text channel a new game's thread goes in (the parent, when asked in a thread);
+        None where the game is played in the channel itself (bot/place.py)."""
+        if place.place_of(interaction) != place.THREAD:
+            return None
+        if interaction.guild is None:
+            raise RuleError("Games are played in a server channel, not in direct messages.")
         channel = interaction.channel
         home = channel.parent if isinstance(channel, discord.Thread) else channel
         if not isinstance(home, discord.TextChannel):
             raise RuleError("Start games in a text channel: each game gets its own thread there.")
         return home
 
-    @staticmethod
-    async def _name(interaction: discord.Interaction, user_id: int) -> str:
+    async def _name(self, interaction: discord.Interaction, user_id: int) -> str:
         if interaction.user.id == user_id:
             return interaction.user.display_name
         guild = interaction.guild
         member = guild.get_member(user_id) if guild else None
-        if member is None and guild is not None:
+        if member is None and guild is not None and place.place_of(interaction) == place.THREAD:
             try:  # no members intent: the cache may not know the other player
                 member = await guild.fetch_member(user_id)
             except discord.HTTPException:
-                return "a player"
-        return member.display_name if member else "a player"
+                member = None
+        if member is not None:
+            return member.display_name
+        # Where the bot is not a member (a group DM, a server that did not add it) it sees no
+        # members, but every user has a name.
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        except discord.HTTPException:
+            return "a player"
+        return user.display_name
 
     # ---- expiry ----------------------------------------------------------------------------------
     def _arm(self, cid: int, expires_at: float) -> None:
@@ -435,3 +477,8 @@ class Lobby:
 
     def close(self) -> None:
         practice.close(self.bot)
+
+
+def on_at(thread: discord.Thread | None) -> str:
+    """Where a game that just started is: its thread, or right here."""
+    return f"in {thread.mention}" if thread is not None else "here: its table is below"

@@ -4,7 +4,7 @@ can never disagree with what the engine accepts.
 
     @app_commands.command(name="challenge", description="...")
     @engine_options(SlideSlam, "columns", "rows", "response_window")
-    async def challenge(self, interaction, opponent: discord.Member, **options): ...
+    async def challenge(self, interaction, opponent: discord.User, **options): ...
 
 Each named option becomes an optional parameter (None: the game's default): an int option a
 `Range[int, minimum, maximum]`, a yes/no option a bool, an option with choices a `Literal`

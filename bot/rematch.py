@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from . import practice
+from . import place, practice
 from .engine import load
 from .engine.core import RuleError
 from .names import safe_name
@@ -84,16 +84,29 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
     if level and me is not None and me.id in row.players:
         await _practice_rematch(interaction, row, players, options, level)
         return
-    home = bot.get_channel(row.channel_id) or await bot.fetch_channel(row.channel_id)
+    here = place.of_row(row) != place.THREAD
+    home = None if here else (bot.get_channel(row.channel_id)
+                              or await bot.fetch_channel(row.channel_id))
     await lobby._check_open_count(user.id, table=False)
     cls = load(row.kind)
     note = (f"🔁 Rematch of game #{row.id}: every player presses Accept; seats: "
             + ", ".join(f"<@{u}>" for u in players) + ".")
     cid = await store.create_challenge(
-        row.kind, row.guild_id, home.id, user.id, players, options, len(players), len(players),
+        row.kind, row.guild_id, row.channel_id, user.id, players, options, len(players),
+        len(players),
         time.time() + lobby_seconds(), note=note)
     await store.update_extra(row.id, **{REMATCH_KEY: cid})
     ch = await store.get_challenge(cid)
+    if home is None:
+        # The game was played right in this channel (bot/place.py): the rematch is the
+        # button's own reply, as a challenge there is the command's.
+        await interaction.response.send_message(
+            lobby.challenge_text(ch), view=lobby.buttons(ch),
+            allowed_mentions=discord.AllowedMentions(users=True))
+        msg = await interaction.original_response()
+        await store.update_challenge(cid, message_id=msg.id)
+        lobby._arm(cid, ch["expires_at"])
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     msg = await home.send(lobby.challenge_text(ch), view=lobby.buttons(ch),
                           allowed_mentions=discord.AllowedMentions(users=True))
@@ -121,7 +134,13 @@ async def _practice_rematch(interaction: discord.Interaction, row: Any, players:
         raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
                         f"{practice.MAX_OPEN}). Finish one, or resign it with `/games resign`, "
                         "then ask for the rematch again.")
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if place.of_row(row) != place.THREAD:
+        # Played right in this channel: say so first, so the new table's first message is a
+        # follow-up of its own (bot/carrier.py), right below.
+        await interaction.response.send_message(
+            f"🔁 Rematch against me, level **{level}**: the table is below.", ephemeral=True)
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
     bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
     bots = sum(1 for u in players if u == me.id)
     names, k = [], 0
@@ -136,6 +155,8 @@ async def _practice_rematch(interaction: discord.Interaction, row: Any, players:
         channel_id=row.channel_id, names=names, extra={practice.PRACTICE_KEY: level},
         label=" (practice)")
     await bot.store.update_extra(row.id, **{REMATCH_KEY: 0})
+    if thread is None:
+        return
     await interaction.followup.send(
         f"🔁 Rematch against me, level **{level}**: game #{played.row.id} is on in "
         f"{thread.mention}.", ephemeral=True)

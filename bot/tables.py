@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Protocol
 
-from . import ratings
+from . import place, ratings
 from .engine import load
 from .engine.core import CHANCE, Chance, Event, Game, IllegalMoveError, RuleError
 from .store import Entry, GameRow, OutboxItem, StaleVersion, Store, due_time
@@ -527,6 +527,10 @@ class Tables:
         if (row is None or row.status != "active" or row.deadline is None
                 or (version is not None and row.version != version)):
             return "done"
+        if place.only_interactions(row):
+            # Nothing can be posted there unprompted: its deadline is enforced by the next
+            # interaction with the game (`enforce_deadline`), and it has no reminder.
+            return "done"
         now = self.clock()
         if now >= row.deadline:
             await self.expire(game_id, row.version)
@@ -545,6 +549,16 @@ class Tables:
                 log.exception("reminder for game %s failed", game_id)
             return "reminded"
         return "waiting"
+
+    async def enforce_deadline(self, game_id: int) -> Played | None:
+        """A game played where nothing is posted unprompted (bot/place.py): when its deadline
+        has passed, the late player's default move (or forfeit) is made now, before the
+        interaction that asks."""
+        row = await self.store.get_game(game_id)
+        if (row is None or row.status != "active" or row.deadline is None
+                or self.clock() < row.deadline):
+            return None
+        return await self.expire(game_id, row.version)
 
     async def expire(self, game_id: int, version: int) -> Played | None:
         """The deadline passed: a vote is counted, or each idle player's timeout move is made

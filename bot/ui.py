@@ -16,7 +16,6 @@ import discord
 from discord import app_commands
 
 from .engine.core import RuleError
-from .installs import TABLE_NOT_HERE_YET
 
 log = logging.getLogger("bot.errors")
 
@@ -44,11 +43,6 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         text = f"❌ {original.message}"
     elif isinstance(error, app_commands.CheckFailure) and str(error):
         text = f"❌ {error}"
-    elif isinstance(error, app_commands.TransformerError) and interaction.guild is None and (
-            error.type is discord.AppCommandOptionType.user):
-        # A member option (an opponent) typed outside a server: Discord sends a user, not a
-        # member, so nobody can be challenged there yet (issue #24).
-        text = f"❌ {TABLE_NOT_HERE_YET}"
     elif isinstance(error, app_commands.CommandOnCooldown):
         text = f"❌ Slow down: try again in {error.retry_after:.0f} s."
     else:
@@ -254,6 +248,13 @@ def PanelButton(game_id: int) -> GameItem:
     """'Open my secret panel': the ephemeral stand-in for a DM the player cannot receive."""
     return GameItem.button(game_id, None, "pn", label="Open my secret panel", emoji="🔒",
                            style=discord.ButtonStyle.success)
+
+
+def ClaimTimeoutButton(game_id: int) -> GameItem:
+    """Where nothing is posted unprompted (bot/place.py), anyone may end a turn whose time ran
+    out: the late player's default move, or their forfeit, is made then."""
+    return GameItem.button(game_id, None, "ct", label="Claim timeout", emoji="⏰",
+                           style=discord.ButtonStyle.secondary)
 
 
 def VoteButton(game_id: int, topic: str, choice: str, label: str | None = None) -> GameItem:

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from . import practice
+from . import carrier, place, practice
 from .engine import load
 from .engine.core import RuleError
 from .ui import guarded, view_of
@@ -49,7 +49,8 @@ async def offer(bot: Any, row: Any, game: Any, seat: int, until: float) -> bool:
     """The table's question to the others (Tables.on_abandon): posted in the game's thread."""
     if bot.user is None:
         return False
-    channel = bot.get_channel(row.where) or bot.get_partial_messageable(row.where)
+    channel = (place.Unreachable(row.where) if place.only_interactions(row) else
+               bot.get_channel(row.where) or bot.get_partial_messageable(row.where))
     others = [u for i, u in enumerate(row.players)
               if i != seat and u != row.players[seat] and u != bot.user.id]
     if channel is None or not others:
@@ -59,11 +60,12 @@ async def offer(bot: Any, row: Any, game: Any, seat: int, until: float) -> bool:
             + " ".join(f"<@{u}>" for u in dict.fromkeys(others))
             + f": let the bot finish {name}'s seat (it plays at {LEVEL}; the game then counts "
               f"for nobody)? If nobody does, {name} forfeits <t:{int(until)}:R>.")
-    try:
-        await channel.send(text, view=view_of(TakeSeatButton(row.id, seat,
-                                                             f"Let the bot finish {name}'s seat")),
-                           allowed_mentions=discord.AllowedMentions(
-                               users=[discord.Object(u) for u in dict.fromkeys(others)]))
+    def make() -> dict[str, Any]:
+        return dict(content=text, view=view_of(TakeSeatButton(
+            row.id, seat, f"Let the bot finish {name}'s seat")), allowed_mentions=(
+            discord.AllowedMentions(users=[discord.Object(u) for u in dict.fromkeys(others)])))
+    try:  # through the interaction at hand when one can carry it (bot/carrier.py)
+        await carrier.send(bot, row.id, channel, make, lambda make: channel.send(**make()))
     except discord.HTTPException:
         log.info("game %s: could not offer seat %s to the bot", row.id, seat)
         return False

@@ -169,7 +169,7 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
                                               "first free one)")
     @app_commands.choices(character=CHARACTER_CHOICES, opponent_character=CHARACTER_CHOICES)
     @engine_options(DeathByDice, "best_of")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         character: str, opponent_character: str | None = None,
                         **options) -> None:
         names = [character] + ([opponent_character] if opponent_character else [])

@@ -229,7 +229,7 @@ class DieMenCog(GameCog, group_name="diemen",
     @app_commands.command(name="challenge", description="Challenge someone to Crazy Die-Man")
     @app_commands.describe(opponent="Your rival Die-Man")
     @engine_options(DieMen, "mode", "vote_seconds")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         **options: Any) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
 

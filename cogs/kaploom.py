@@ -181,7 +181,7 @@ class KaploomCog(GameCog, group_name="kaploom",
     @app_commands.command(name="challenge", description="Challenge someone to a KAPLOOM! duel")
     @app_commands.describe(opponent="Who you challenge (you take the first seat)")
     @engine_options(Kaploom, "sides", "supers", "timer")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         **options: Any) -> None:
         await self.bot.lobby.challenge(interaction, KIND, opponent, options)
 

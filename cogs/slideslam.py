@@ -149,7 +149,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                           description="Challenge someone to Slide and Slam: Dice Is Not Bend!")
     @app_commands.describe(opponent="Who you challenge")
     @engine_options(SlideSlam, *(o.name for o in SlideSlam.OPTIONS))
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
 

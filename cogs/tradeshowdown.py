@@ -157,7 +157,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
     @app_commands.command(name="challenge", description="Challenge someone to a TradeShowdown")
     @app_commands.describe(opponent="Who you challenge")
     @engine_options(TradeShowdown, *OPTIONS)
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
         await self._tip(interaction)
@@ -175,7 +175,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                            target="Who you attack (only with 3 or more fighters standing)")
     async def dice_command(self, interaction: discord.Interaction, d4: Count = 0, d6: Count = 0,
                            d8: Count = 0, d10: Count = 0,
-                           target: discord.Member | None = None) -> None:
+                           target: discord.User | None = None) -> None:
         row, game = await self.find_game(interaction)
         t = None if target is None else row.seat_of(target.id)
         if target is not None and t is None:

@@ -20,7 +20,7 @@ class CoinCog(GameCog, group_name="coinflip", group_description="Test-only coin 
     @app_commands.command(name="challenge", description="Challenge someone to a coin flip")
     @app_commands.describe(opponent="Who you challenge")
     @engine_options(CoinFlip, "target")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
 

@@ -379,6 +379,7 @@ class _Interaction:
     choices: Optional[list] = None     # autocomplete answer
     modal: Optional[dict] = None
     born: float = 0.0                  # the fake's clock when it was created (tokens expire)
+    owners: Optional[dict] = None      # its authorizing_integration_owners
 
 
 class _Response:
@@ -1114,7 +1115,10 @@ class FakeDiscord:
         return msg
 
     # ------------------------------------------------------------------------------ payload builders
-    def _base_payload(self, kind: int, data: dict, user: User, channel: Channel) -> dict:
+    def _base_payload(self, kind: int, data: dict, user: User, channel: Channel,
+                      owners: Optional[dict] = None) -> dict:
+        """``owners``: a component's click carries the owners of the interaction that made its
+        message (anyone who sees a button may press it, whatever they installed)."""
         iid = self.snowflake()
         token = f'fake-interaction-token-{iid}'
         present = self.bot_present(channel)
@@ -1123,7 +1127,8 @@ class FakeDiscord:
             'id': str(iid), 'application_id': str(self.app_id), 'type': kind, 'data': data, 'token': token,
             'version': 1, 'locale': user.locale, 'entitlements': [], 'attachment_size_limit': FILE_LIMIT,
             'channel_id': str(channel.id), 'app_permissions': str(app_perms.value),
-            'context': self.context(channel), 'authorizing_integration_owners': self.integration_owners(user, channel)}
+            'context': self.context(channel),
+            'authorizing_integration_owners': owners or self.integration_owners(user, channel)}
         if channel.guild is None:
             if channel.type == 3 and user not in channel.recipients:
                 raise RefusedPayload(f'{user.name} is not in that group DM')
@@ -1139,7 +1144,8 @@ class FakeDiscord:
                         'guild_locale': 'en-US',
                         'member': guild.member_payload(user.id) | {'permissions': str(perms.value)},
                         'channel': channel.payload() | {'permissions': str(perms.value)}}
-        self.interactions[token] = _Interaction(iid, token, kind, user, channel, born=self.clock)
+        self.interactions[token] = _Interaction(iid, token, kind, user, channel, born=self.clock,
+                                                owners=payload['authorizing_integration_owners'])
         return payload
 
     def _default_channel(self) -> Channel:
@@ -1271,8 +1277,10 @@ class FakeDiscord:
             raise RefusedPayload(f'{custom_id!r} is disabled')
         check(comp)
         channel = self.channels[msg.channel_id]
+        made_by = self.interactions.get(msg.token) if msg.token else None
+        owners = made_by.owners if made_by is not None and not self.bot_present(channel) else None
         payload = self._base_payload(3, {'custom_id': custom_id, 'component_type': comp['type'], **data_extra},
-                                     user, channel)
+                                     user, channel, owners)
         payload['message'] = json.loads(json.dumps(msg.payload))   # the message as Discord shows it now
         self.interactions[payload['token']].message_id = msg.id
         return payload

@@ -201,22 +201,24 @@ def people(fake, world, n: int) -> list:
 
 
 async def start_table(fake, world, kind: str, players: int = 2,
-                      options: dict[str, Any] | None = None):
-    """Start a game as people do; returns (row, users in seat order)."""
+                      options: dict[str, Any] | None = None, channel=None):
+    """Start a game as people do (in `channel`, by default the server's games channel);
+    returns (row, users in seat order)."""
     bot, users = fake.bot, people(fake, world, players)
+    channel = channel or world.games
     given = {**START_OPTIONS.get(kind, {}), **(options or {})}
     if players == 2:
         await fake.invoke(fake.slash(bot, f"{kind} challenge", user=users[0],
-                                     channel=world.games, opponent=users[1],
+                                     channel=channel, opponent=users[1],
                                      **DUEL_OPTIONS.get(kind, {}), **given))
-        table = fake.messages_in(world.games)[-1]
+        table = fake.messages_in(channel)[-1]
         accept = next(c for c in table.custom_ids if c.endswith(":accept"))
         await fake.invoke(fake.click(table, accept, user=users[1]))
     else:
         command = TABLE_COMMAND.get(kind, "open")
         await fake.invoke(fake.slash(bot, f"{kind} {command}", user=users[0],
-                                     channel=world.games, **given))
-        table = next(m for m in reversed(fake.messages_in(world.games))
+                                     channel=channel, **given))
+        table = next(m for m in reversed(fake.messages_in(channel))
                      if any(c.endswith(":join") for c in m.custom_ids))
         join = next(c for c in table.custom_ids if c.endswith(":join"))
         for user in users[1:]:
@@ -252,9 +254,10 @@ def choose(rng: random.Random, game, seat: int) -> str:
 
 async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 3000, *,
                      players: int = 2, options: dict[str, Any] | None = None,
-                     closed: tuple[int, ...] = ()) -> TableCount:
+                     closed: tuple[int, ...] = (), channel=None) -> TableCount:
     """One whole game of `kind` for `players` people (`closed`: seats whose DMs are closed),
-    played by clicks; the counts of what they received."""
+    played by clicks, started in `channel` (the server's games channel unless given); the
+    counts of what they received."""
     bot = fake.bot
     for s in closed:
         fake.close_dms(people(fake, world, players)[s])
@@ -262,7 +265,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
     # The game's secret seed (its dice) from `seed` too, so a game is the same game each run.
     saved, tables_module.secrets = tables_module.secrets, _Seeded(seed)
     try:
-        row, users = await start_table(fake, world, kind, players, options)
+        row, users = await start_table(fake, world, kind, players, options, channel)
     finally:
         tables_module.secrets = saved
     rng = random.Random(seed)
@@ -272,7 +275,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
     now = bot.tables.clock()
     bot.tables.clock = lambda: now
     cog = bot.game_cogs[kind]
-    clicker = Clicker(fake, kind, users, row.thread_id, row.id)
+    clicker = Clicker(fake, kind, users, row.where, row.id)
     dm_seat = {fake.dm_channel(u).id: s for s, u in enumerate(users)}
     engine = load(kind)
     replay = engine.new(len(row.players), row.options, engine.from_json(row.state).names)
@@ -325,7 +328,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
             msg = _message(req)
             channel = int(msg["channel_id"]) if msg else req.args.get("channel_id")
             eph = bool(msg and int(msg.get("flags") or 0) & EPHEMERAL)
-            if channel == row.thread_id and _creates(req) and not eph:
+            if channel == row.where and _creates(req) and not eph:
                 pinged = _pinged(req.body)
                 for user in pinged - acting:
                     stray_pings += 1
@@ -354,7 +357,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
             global_requests += 1
         else:
             interaction_requests += 1
-        if msg is not None and channel == row.thread_id and not eph:
+        if msg is not None and channel == row.where and not eph:
             if msg["id"] not in seen_ids:
                 thread_messages += 1
             if _creates(req):

@@ -20,7 +20,7 @@ class TakeCog(GameCog, group_name="takeaway", group_description="Test-only take-
     @app_commands.command(name="challenge", description="Challenge someone to take away")
     @app_commands.describe(opponent="Who you challenge")
     @engine_options(TakeAway, "pile")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
                         **options) -> None:
         await self.bot.lobby.challenge(interaction, self.KIND, opponent, options)
 

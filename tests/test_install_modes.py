@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.__main__ import _tree_and_places
-from bot.installs import NOT_HERE, TABLE_NOT_HERE_YET
+from bot.installs import NOT_HERE
 from bot.validate import validate, validate_places
 from test_cli_config import run_bot
 
@@ -132,25 +132,20 @@ async def test_help_from_a_user_install_group_dm(fake, world):
     assert fake.messages_in(gdm) == []
 
 
-@pytest.mark.parametrize("where", ["group DM", "server without the bot", "bot DM"])
-async def test_starting_a_game_where_the_table_cannot_run_yet_says_so(fake, world, where):
-    fake.user_install(world.alice, world.bob)
-    if where == "group DM":
-        channel = fake.add_group_dm([world.alice, world.bob])
-    elif where == "bot DM":
-        channel = fake.dm_channel(world.alice)
-    else:
-        elsewhere = fake.add_guild("Elsewhere", bot_member=False)
-        elsewhere.add_member(world.alice), elsewhere.add_member(world.bob)
-        channel = elsewhere.add_text_channel("lounge")
-    for path, options in (("slideslam challenge", {"opponent": world.bob}),
-                          ("slideslam practice", {}), ("kaploom team", {})):
-        new = await fake.invoke(fake.slash(fake.bot, path, user=world.alice, channel=channel,
-                                           **options))
-        [answer] = new
-        assert answer.ephemeral and TABLE_NOT_HERE_YET in answer.content, (path, answer.content)
-    assert await fake.bot.store.active_games() == []
+async def test_the_bot_dm_takes_practice_but_no_challenge(fake, world):
+    """A DM with the bot has room for one player: a challenge there is refused with what to
+    do instead; practice plays there, its table the DM itself (no thread)."""
+    fake.user_install(world.alice)
+    dm = fake.dm_channel(world.alice)
+    new = await fake.invoke(fake.slash(fake.bot, "slideslam challenge", user=world.alice,
+                                       channel=dm, opponent=world.bob))
+    [answer] = new
+    assert answer.ephemeral and "Only you and I are in this DM" in answer.content
     assert await fake.bot.store.open_challenges() == []
+    await fake.invoke(fake.slash(fake.bot, "slideslam practice", user=world.alice, channel=dm))
+    [row] = await fake.bot.store.active_games()
+    assert row.thread_id is None and row.channel_id == dm.id
+    assert any(m.custom_ids for m in fake.messages_in(dm))   # the table is in the DM
 
 
 async def test_rating_switch_needs_a_server_that_added_the_referee(fake, world):

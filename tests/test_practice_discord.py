@@ -292,15 +292,6 @@ async def test_a_two_seat_game_offers_no_player_count(fake, table):
                    players=3)
 
 
-async def test_practice_is_started_in_a_server_channel(fake, table):
-    world = table
-    new = await fake.invoke(fake.slash(fake.bot, "slideslam practice", user=world.alice,
-                                       channel=fake.dm_channel(world.alice)))
-    [answer] = ephemeral(new)
-    assert "server channel" in answer.content
-    assert await fake.bot.store.active_games() == []
-
-
 async def test_asked_in_a_game_thread_the_new_thread_goes_in_its_channel(fake, table):
     world = table
     first = await start(fake, world, "slideslam", level="easy")
