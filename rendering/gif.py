@@ -26,7 +26,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT
 from rendering.fonts import font
-from rendering.picture import Picture, clip_alt
+from rendering.picture import Picture, clip_alt, palettised
 from rendering.text import line_height, wrap_text
 
 PAD = 10
@@ -199,6 +199,23 @@ def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
     return out
 
 
+# --- the boards ---------------------------------------------------------------------------------
+
+def board_drawer(kind: str) -> Any:
+    """The game's public board as a 'P' image, pixel for pixel the PNG its `public_picture`
+    (what `render --at N` writes) holds: the renderer's `public_image` (the board before its
+    PNG) in the palette `to_png` gives it, with no PNG written and read back per frame (a
+    fifth of a long replay's time went to that). A renderer without `public_image`: its PNG,
+    decoded."""
+    import importlib
+    from bot.render_cli import renderers
+    image = getattr(importlib.import_module(f"rendering.{kind}"), "public_image", None)
+    if image is not None:
+        return lambda view: palettised(image(view))
+    draw, _ = renderers(kind)
+    return lambda view: Image.open(io.BytesIO(draw(view).png))
+
+
 # --- one palette per game: the same for every replay of that game -----------------------------
 
 # The palette must not depend on the game being replayed: chosen from its own frames, the
@@ -231,9 +248,8 @@ def kind_palette(kind: str) -> Image.Image:
         return _PALETTES[kind]
     from bot.engine import load
     from bot.engine.records import selfplay
-    from bot.render_cli import renderers
     from bot.replay import walk
-    draw, _ = renderers(kind)
+    draw = board_drawer(kind)
     engine = load(kind)
     images = [_theme_colours()]
     # Two players; and four where a game draws more players differently (TradeShowdown's
@@ -247,7 +263,7 @@ def kind_palette(kind: str) -> Image.Image:
         views = replay.views
         picks = sorted({round(i * (len(views) - 1) / (SAMPLE_BOARDS - 1))
                         for i in range(SAMPLE_BOARDS)})
-        images += [Image.open(io.BytesIO(draw(views[i]).png)) for i in picks]
+        images += [draw(views[i]) for i in picks]
         for step in (replay.steps[1], replay.steps[-1]):
             words = step.caption() or "A step of the game."
             images += [draw_band(MIN_WIDTH, 90, "Step 1 of 9 · Turn 1", words, accent=a, big=b)
@@ -358,11 +374,11 @@ def _option_words(kind: str, options: dict[str, Any]) -> str:
     return ", ".join(shown)
 
 
-def build_frames(replay: Any, draw_public: Any) -> list[Frame]:
-    """Every frame of a replay (bot.replay.Replay with its public views), unencoded."""
+def build_frames(replay: Any, draw_board: Any) -> list[Frame]:
+    """Every frame of a replay (bot.replay.Replay with its public views), unencoded;
+    `draw_board(view)`: a board image (`board_drawer`)."""
     from bot.engine.core import join_names
-    boards = [draw_public(v) for v in replay.views]
-    imgs = [Image.open(io.BytesIO(p.png)) for p in boards]
+    imgs = [draw_board(v) for v in replay.views]
     width = max([MIN_WIDTH] + [im.width for im in imgs])
     n = len(replay.steps) - 1
     texts = []
@@ -406,9 +422,9 @@ def alt_text(replay: Any, frames: int) -> str:
     return text + " ".join(s.caption() for s in replay.steps[1:])
 
 
-def gif_of(replay: Any, draw_public: Any, filename: str,
+def gif_of(replay: Any, draw_board: Any, filename: str,
            max_bytes: int | None = None) -> GifPicture:
-    frames = build_frames(replay, draw_public)
+    frames = build_frames(replay, draw_board)
     board_h = max(f.board.height for f in frames)  # every frame as tall, thinned or not
 
     def attempt(keep: int) -> tuple[list[Frame], bytes]:
@@ -452,7 +468,6 @@ def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
     a finished game's stored record, replayed as its export reads (`public_record`: a plan
     taken back or a face nobody saw left out), so the replay shows exactly what the table saw."""
     from bot.engine.records import Record, public_record
-    from bot.render_cli import renderers
     from bot.replay import walk
     record = Record.from_json(record_json)
     if published:
@@ -461,5 +476,5 @@ def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
         except ValueError:  # ended inside a secret step in a way its public part cannot show
             pass            # the public view of the record as played shows the same boards
     replay = walk(record, None)
-    draw_public, _ = renderers(record.kind)
-    return gif_of(replay, draw_public, filename or f"replay-{record.kind}.gif", max_bytes)
+    return gif_of(replay, board_drawer(record.kind), filename or f"replay-{record.kind}.gif",
+                  max_bytes)
