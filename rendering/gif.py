@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT
+from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, mix
 from rendering.fonts import font
 from rendering.picture import Picture, clip_alt, palettised
 from rendering.text import line_height, wrap_text
@@ -72,7 +72,7 @@ class GifPicture(Picture):
 class Frame:
     kind: str               # "title", "step", "end"
     step: int               # the step number (title: 0, end: the last step)
-    band: Image.Image       # the caption band, RGB
+    band: Image.Image       # the caption band ('P', in BAND_COLOURS)
     board: Image.Image      # the board, as its renderer drew it (P or RGB)
     ms: int
     keep: bool = False      # kept when frames are thinned out (title, reveals, end)
@@ -101,9 +101,30 @@ def band_height(max_lines: int) -> int:
     return PAD + line_height(head) + max_lines * line_height(body) + PAD
 
 
+# The band's text is smoothed with two shades between the panel and its ink, not every shade
+# FreeType gives: the band changes in every frame, and its words were 40 % of a median
+# KAPLOOM! replay's bytes (4.4 KB a frame); with four levels of ink they take a third less, and
+# side by side, enlarged twice, the words look the same. The colours are in every game's
+# palette exactly (`_theme_colours`).
+BAND_LEVELS = 3
+BAND_COLOURS = [PANEL] + [mix(PANEL, ink, k / BAND_LEVELS) for ink in (TEXT, MUTED, HIGHLIGHT)
+                          for k in range(1, BAND_LEVELS + 1)]
+
+
+def _band_palette() -> Image.Image:
+    flat = [v for c in BAND_COLOURS for v in c]
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(flat + list(PANEL) * (256 - len(BAND_COLOURS)))
+    return holder
+
+
+_BAND_PALETTE = _band_palette()
+
+
 def draw_band(width: int, height: int, head: str, words: str, *, accent: bool = False,
               big: bool = False) -> Image.Image:
-    """The caption band: a step line (which step, which turn) and the words of what happened."""
+    """The caption band: a step line (which step, which turn) and the words of what happened,
+    as a 'P' image in BAND_COLOURS."""
     img = Image.new("RGB", (width, height), PANEL)
     d = ImageDraw.Draw(img)
     if accent:
@@ -118,7 +139,7 @@ def draw_band(width: int, height: int, head: str, words: str, *, accent: bool = 
             break
         d.text((x, y), line, font=bf, fill=TEXT)
         y += line_height(bf)
-    return img
+    return img.quantize(palette=_BAND_PALETTE, dither=Image.Dither.NONE)
 
 
 # --- the shared palette -----------------------------------------------------------------------
@@ -228,7 +249,7 @@ SAMPLE_BOARDS = 8
 
 def _theme_colours() -> Image.Image:
     from rendering.colours import (DIE_COLOURS, GRID, INK, PAPER, PLAIN_DIE, PLAYER_COLOURS)
-    colours = [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, GRID, INK, PAPER]
+    colours = [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, GRID, INK, PAPER] + BAND_COLOURS
     for p in PLAYER_COLOURS:
         colours += [p.fill, p.text]
     for d in list(DIE_COLOURS.values()) + [PLAIN_DIE]:
