@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
@@ -86,14 +87,17 @@ def _fonts(big: bool):
             font(CAPTION_SIZE + (1 if big else 0), bold=big))
 
 
+# Each caption is wrapped twice (the tallest sets the band's height, then each is drawn): the
+# second time is a look-up.
+@lru_cache(maxsize=1024)
 def _band_lines(head: str, words: str, width: int, big: bool = False
-                ) -> tuple[list[str], list[str]]:
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     _, body = _fonts(big)
     lines = wrap_text(words, body, width - 2 * PAD - 4) if words else []
     if len(lines) > CAPTION_LINES:
         last = lines[CAPTION_LINES - 1]
         lines = lines[:CAPTION_LINES - 1] + [last.rstrip(" .,;:") + " …"]
-    return [head], lines
+    return (head,), tuple(lines)
 
 
 def band_height(max_lines: int) -> int:
