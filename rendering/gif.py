@@ -28,7 +28,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, mix
 from rendering.fonts import font
 from rendering.picture import Picture, clip_alt, palettised
-from rendering.text import line_height, wrap_text
+from rendering.text import fit_text, line_height, wrap_text
 
 PAD = 10
 CAPTION_SIZE = 14          # caption text: 14 px on a 550 px frame (the bar is 11 px)
@@ -93,10 +93,11 @@ def _fonts(big: bool):
 def _band_lines(head: str, words: str, width: int, big: bool = False
                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     _, body = _fonts(big)
-    lines = wrap_text(words, body, width - 2 * PAD - 4) if words else []
+    room = width - 2 * PAD - 4
+    lines = wrap_text(words, body, room) if words else []
     if len(lines) > CAPTION_LINES:
-        last = lines[CAPTION_LINES - 1]
-        lines = lines[:CAPTION_LINES - 1] + [last.rstrip(" .,;:") + " …"]
+        last = lines[CAPTION_LINES - 1]  # its "…" fits in the line too, not past the edge
+        lines = lines[:CAPTION_LINES - 1] + [fit_text(last.rstrip(" .,;:") + " …", body, room)]
     return (head,), tuple(lines)
 
 
@@ -109,7 +110,7 @@ def band_height(max_lines: int) -> int:
 # FreeType gives: the band changes in every frame, and its words were 40 % of a median
 # KAPLOOM! replay's bytes (4.4 KB a frame); with four levels of ink they take a third less, and
 # side by side, enlarged twice, the words look the same. The colours are in every game's
-# palette exactly (`_theme_colours`).
+# palette (`_theme_colours`), so each stays one palette entry.
 BAND_LEVELS = 3
 BAND_COLOURS = [PANEL] + [mix(PANEL, ink, k / BAND_LEVELS) for ink in (TEXT, MUTED, HIGHLIGHT)
                           for k in range(1, BAND_LEVELS + 1)]

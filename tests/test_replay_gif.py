@@ -233,3 +233,17 @@ def test_the_caption_band_is_drawn_in_four_levels_of_ink(gifs):
             band = frame.crop((0, 0, frame.width, gif.board_top))
             assert len(band.getcolors(1 << 16)) <= len(BAND_COLOURS)
 
+
+def test_a_cut_caption_ends_inside_the_band():
+    """A caption longer than the band's lines ends in "…", drawn whole inside the picture with
+    the band's margin to spare (the "…" was added after the wrap and ran past the edge)."""
+    from PIL import ImageChops
+
+    from rendering.colours import PANEL
+    from rendering.gif import PAD, band_height, draw_band
+    words = " ".join(["Mayhem rolls LUCK 6 + 2 = 8 against AGI 2 + 2 (boosted defense)."] * 6)
+    for big in (False, True):
+        band = draw_band(550, band_height(4), "Step 9 of 20 · Turn 3", words,
+                         big=big).convert("RGB")
+        box = ImageChops.difference(band, Image.new("RGB", band.size, PANEL)).getbbox()
+        assert box is not None and box[2] <= band.width - PAD
