@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine.deathbydice.data import (ABILITIES, ABILITY_NAMES, COLOURS, ROSTER,
                                          SPECIAL_TABLE, Box, Character)
@@ -686,6 +686,11 @@ def _public_lines(v: dict[str, Any], room: float) -> tuple[list, list]:
 
 def public_picture(view: dict[str, Any]) -> Picture:
     """The thread's board, from the public view: compact, one row per character."""
+    return to_png(public_image(view), alt_text(view), f"deathbydice-combat{view['combat']}.png")
+
+
+def public_image(view: dict[str, Any]) -> Image.Image:
+    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames)."""
     v = view
     room = PUBLIC_W - 2 * MARGIN - 24
     attack, footer = _public_lines(v, room)
@@ -715,7 +720,7 @@ def public_picture(view: dict[str, Any]) -> Picture:
     for text, fnt, colour in footer:
         draw.text((MARGIN, ty), text, font=fnt, fill=colour, anchor="lm")
         ty += line
-    return to_png(img, alt_text(v), f"deathbydice-combat{v['combat']}.png")
+    return img
 
 
 # --- a seat's own picture: its characters' rings, in its panel ------------------------------------

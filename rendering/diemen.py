@@ -308,6 +308,11 @@ def _footer_lines(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]
 
 def render(view: dict[str, Any]) -> Picture:
     """The Sales Floor for a public view (`view(None)`) or a seat's own view."""
+    return to_png(public_image(view), alt_text(view), "diemen-board.png")
+
+
+def public_image(view: dict[str, Any]) -> Image.Image:
+    """`render`'s board as drawn, before its PNG (the replay GIF's frames)."""
     _use_names(view)
     status, flicks = _footer_lines(view)
     status_font = font(14)
@@ -338,7 +343,7 @@ def render(view: dict[str, Any]) -> Picture:
     _aim_marks(draw, view, floor_top)
     _spot_labels(draw, view, floor_top)   # last: arrows and dice never hide a spot's name
     _footer(draw, view, status_wrapped, flicks, rows, legend, footer_top)
-    return to_png(img, alt_text(view), "diemen-board.png")
+    return img
 
 
 def public_picture(view: dict[str, Any]) -> Picture:

@@ -20,14 +20,15 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT
+from rendering.colours import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, mix
 from rendering.fonts import font
-from rendering.picture import Picture, clip_alt
-from rendering.text import line_height, wrap_text
+from rendering.picture import Picture, clip_alt, palettised
+from rendering.text import fit_text, line_height, wrap_text
 
 PAD = 10
 CAPTION_SIZE = 14          # caption text: 14 px on a 550 px frame (the bar is 11 px)
@@ -72,7 +73,7 @@ class GifPicture(Picture):
 class Frame:
     kind: str               # "title", "step", "end"
     step: int               # the step number (title: 0, end: the last step)
-    band: Image.Image       # the caption band, RGB
+    band: Image.Image       # the caption band ('P', in BAND_COLOURS)
     board: Image.Image      # the board, as its renderer drew it (P or RGB)
     ms: int
     keep: bool = False      # kept when frames are thinned out (title, reveals, end)
@@ -86,14 +87,18 @@ def _fonts(big: bool):
             font(CAPTION_SIZE + (1 if big else 0), bold=big))
 
 
+# Each caption is wrapped twice (the tallest sets the band's height, then each is drawn): the
+# second time is a look-up.
+@lru_cache(maxsize=1024)
 def _band_lines(head: str, words: str, width: int, big: bool = False
-                ) -> tuple[list[str], list[str]]:
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     _, body = _fonts(big)
-    lines = wrap_text(words, body, width - 2 * PAD - 4) if words else []
+    room = width - 2 * PAD - 4
+    lines = wrap_text(words, body, room) if words else []
     if len(lines) > CAPTION_LINES:
-        last = lines[CAPTION_LINES - 1]
-        lines = lines[:CAPTION_LINES - 1] + [last.rstrip(" .,;:") + " …"]
-    return [head], lines
+        last = lines[CAPTION_LINES - 1]  # its "…" fits in the line too, not past the edge
+        lines = lines[:CAPTION_LINES - 1] + [fit_text(last.rstrip(" .,;:") + " …", body, room)]
+    return (head,), tuple(lines)
 
 
 def band_height(max_lines: int) -> int:
@@ -101,9 +106,30 @@ def band_height(max_lines: int) -> int:
     return PAD + line_height(head) + max_lines * line_height(body) + PAD
 
 
+# The band's text is smoothed with two shades between the panel and its ink, not every shade
+# FreeType gives: the band changes in every frame, and its words were 40 % of a median
+# KAPLOOM! replay's bytes (4.4 KB a frame); with four levels of ink they take a third less, and
+# side by side, enlarged twice, the words look the same. The colours are in every game's
+# palette (`_theme_colours`), so each stays one palette entry.
+BAND_LEVELS = 3
+BAND_COLOURS = [PANEL] + [mix(PANEL, ink, k / BAND_LEVELS) for ink in (TEXT, MUTED, HIGHLIGHT)
+                          for k in range(1, BAND_LEVELS + 1)]
+
+
+def _band_palette() -> Image.Image:
+    flat = [v for c in BAND_COLOURS for v in c]
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(flat + list(PANEL) * (256 - len(BAND_COLOURS)))
+    return holder
+
+
+_BAND_PALETTE = _band_palette()
+
+
 def draw_band(width: int, height: int, head: str, words: str, *, accent: bool = False,
               big: bool = False) -> Image.Image:
-    """The caption band: a step line (which step, which turn) and the words of what happened."""
+    """The caption band: a step line (which step, which turn) and the words of what happened,
+    as a 'P' image in BAND_COLOURS."""
     img = Image.new("RGB", (width, height), PANEL)
     d = ImageDraw.Draw(img)
     if accent:
@@ -118,7 +144,7 @@ def draw_band(width: int, height: int, head: str, words: str, *, accent: bool = 
             break
         d.text((x, y), line, font=bf, fill=TEXT)
         y += line_height(bf)
-    return img
+    return img.quantize(palette=_BAND_PALETTE, dither=Image.Dither.NONE)
 
 
 # --- the shared palette -----------------------------------------------------------------------
@@ -199,6 +225,23 @@ def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
     return out
 
 
+# --- the boards ---------------------------------------------------------------------------------
+
+def board_drawer(kind: str) -> Any:
+    """The game's public board as a 'P' image, pixel for pixel the PNG its `public_picture`
+    (what `render --at N` writes) holds: the renderer's `public_image` (the board before its
+    PNG) in the palette `to_png` gives it, with no PNG written and read back per frame (a
+    fifth of a long replay's time went to that). A renderer without `public_image`: its PNG,
+    decoded."""
+    import importlib
+    from bot.render_cli import renderers
+    image = getattr(importlib.import_module(f"rendering.{kind}"), "public_image", None)
+    if image is not None:
+        return lambda view: palettised(image(view))
+    draw, _ = renderers(kind)
+    return lambda view: Image.open(io.BytesIO(draw(view).png))
+
+
 # --- one palette per game: the same for every replay of that game -----------------------------
 
 # The palette must not depend on the game being replayed: chosen from its own frames, the
@@ -211,7 +254,7 @@ SAMPLE_BOARDS = 8
 
 def _theme_colours() -> Image.Image:
     from rendering.colours import (DIE_COLOURS, GRID, INK, PAPER, PLAIN_DIE, PLAYER_COLOURS)
-    colours = [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, GRID, INK, PAPER]
+    colours = [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, GRID, INK, PAPER] + BAND_COLOURS
     for p in PLAYER_COLOURS:
         colours += [p.fill, p.text]
     for d in list(DIE_COLOURS.values()) + [PLAIN_DIE]:
@@ -231,9 +274,8 @@ def kind_palette(kind: str) -> Image.Image:
         return _PALETTES[kind]
     from bot.engine import load
     from bot.engine.records import selfplay
-    from bot.render_cli import renderers
     from bot.replay import walk
-    draw, _ = renderers(kind)
+    draw = board_drawer(kind)
     engine = load(kind)
     images = [_theme_colours()]
     # Two players; and four where a game draws more players differently (TradeShowdown's
@@ -247,7 +289,7 @@ def kind_palette(kind: str) -> Image.Image:
         views = replay.views
         picks = sorted({round(i * (len(views) - 1) / (SAMPLE_BOARDS - 1))
                         for i in range(SAMPLE_BOARDS)})
-        images += [Image.open(io.BytesIO(draw(views[i]).png)) for i in picks]
+        images += [draw(views[i]) for i in picks]
         for step in (replay.steps[1], replay.steps[-1]):
             words = step.caption() or "A step of the game."
             images += [draw_band(MIN_WIDTH, 90, "Step 1 of 9 · Turn 1", words, accent=a, big=b)
@@ -358,11 +400,11 @@ def _option_words(kind: str, options: dict[str, Any]) -> str:
     return ", ".join(shown)
 
 
-def build_frames(replay: Any, draw_public: Any) -> list[Frame]:
-    """Every frame of a replay (bot.replay.Replay with its public views), unencoded."""
+def build_frames(replay: Any, draw_board: Any) -> list[Frame]:
+    """Every frame of a replay (bot.replay.Replay with its public views), unencoded;
+    `draw_board(view)`: a board image (`board_drawer`)."""
     from bot.engine.core import join_names
-    boards = [draw_public(v) for v in replay.views]
-    imgs = [Image.open(io.BytesIO(p.png)) for p in boards]
+    imgs = [draw_board(v) for v in replay.views]
     width = max([MIN_WIDTH] + [im.width for im in imgs])
     n = len(replay.steps) - 1
     texts = []
@@ -406,9 +448,9 @@ def alt_text(replay: Any, frames: int) -> str:
     return text + " ".join(s.caption() for s in replay.steps[1:])
 
 
-def gif_of(replay: Any, draw_public: Any, filename: str,
+def gif_of(replay: Any, draw_board: Any, filename: str,
            max_bytes: int | None = None) -> GifPicture:
-    frames = build_frames(replay, draw_public)
+    frames = build_frames(replay, draw_board)
     board_h = max(f.board.height for f in frames)  # every frame as tall, thinned or not
 
     def attempt(keep: int) -> tuple[list[Frame], bytes]:
@@ -452,7 +494,6 @@ def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
     a finished game's stored record, replayed as its export reads (`public_record`: a plan
     taken back or a face nobody saw left out), so the replay shows exactly what the table saw."""
     from bot.engine.records import Record, public_record
-    from bot.render_cli import renderers
     from bot.replay import walk
     record = Record.from_json(record_json)
     if published:
@@ -461,5 +502,5 @@ def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
         except ValueError:  # ended inside a secret step in a way its public part cannot show
             pass            # the public view of the record as played shows the same boards
     replay = walk(record, None)
-    draw_public, _ = renderers(record.kind)
-    return gif_of(replay, draw_public, filename or f"replay-{record.kind}.gif", max_bytes)
+    return gif_of(replay, board_drawer(record.kind), filename or f"replay-{record.kind}.gif",
+                  max_bytes)

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine.kaploom.combat import formula
 from bot.engine.kaploom.data import (ACTION_TABLE, ALL_ACTIONS, BLANK, COLOURS, DUO_TABLE,
@@ -1420,6 +1420,11 @@ PLAYER_ROW = 56
 def public_picture(view: dict[str, Any]) -> Picture:
     """The thread's board, from the public view, designed 550 px wide: per player health,
     who has locked in, what everybody may know; then the last fight with its sums."""
+    return to_png(public_image(view), alt_text(view), f"kaploom-round-{view['round']}.png")
+
+
+def public_image(view: dict[str, Any]) -> Image.Image:
+    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames)."""
     v = view
     room = SCREEN_W - 2 * MARGIN
     extra = {p["seat"]: [ln for text in _player_lines(v, p)
@@ -1478,7 +1483,7 @@ def public_picture(view: dict[str, Any]) -> Picture:
     for ln in legend:
         _line(d, MARGIN, y + 10, ln, SMALL, MUTED, room)
         y += 18
-    return to_png(img, alt_text(v), f"kaploom-round-{v['round']}.png")
+    return img
 
 
 DIE_SIDE = 34

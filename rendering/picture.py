@@ -68,7 +68,7 @@ class Picture:
         object.__setattr__(self, "alt", alt)
 
 
-def _palettised(img: Image.Image) -> Image.Image:
+def palettised(img: Image.Image) -> Image.Image:
     """A 'P' copy of `img` (256 colours at most), chosen by Pillow's fast-octree quantiser.
 
     Measured on our boards (a 960x1354 KAPLOOM! table; a 1000x700 board of 84 coloured dice):
@@ -101,7 +101,7 @@ def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
     more on an RGB board) to save another 2-11 %, so it stays off.
     """
     buf = io.BytesIO()
-    _palettised(img).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    palettised(img).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return Picture(buf.getvalue(), alt, filename)
 
 

@@ -764,6 +764,10 @@ def board_layout(view: dict[str, Any]) -> BoardLayout:
 
 
 def _render_board(view: dict[str, Any]) -> Picture:
+    return to_png(_board_image(view), alt_text(view), f"slideslam-board-t{view['turn']}.png")
+
+
+def _board_image(view: dict[str, Any]) -> Image.Image:
     fr = _frame(view)
     img, draw = new_canvas(fr.width, fr.height)
     title_bar(img, fr.title, fr.subtitle)
@@ -775,7 +779,7 @@ def _render_board(view: dict[str, Any]) -> Picture:
         _draw_board(draw, fr.board, view)
     _draw_plate(draw, (MARGIN, plate1_y, fr.width - MARGIN, plate1_y + PLATE_H), view, 0)
     _draw_footer(draw, MARGIN, fr.footer_y, fr.footer)
-    return to_png(img, alt_text(view), f"slideslam-board-t{view['turn']}.png")
+    return img
 
 
 def _draw_hidden_board(draw: ImageDraw.ImageDraw, b: BoardLayout, view: dict[str, Any]) -> None:
@@ -861,6 +865,14 @@ def render(view: dict[str, Any]) -> Picture:
 def public_picture(view: dict[str, Any]) -> Picture:
     """The board everybody sees (the thread's picture) from a public view."""
     return render(view)
+
+
+def public_image(view: dict[str, Any]) -> Image.Image:
+    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames). A public
+    view is never a seat's placement preview."""
+    if _is_preview(view):
+        raise ValueError("public_image draws public views; a seat's preview is render_preview")
+    return _board_image(view)
 
 
 def seat_picture(view: dict[str, Any]) -> Picture | None:

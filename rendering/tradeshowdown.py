@@ -856,6 +856,11 @@ def public_picture(view: dict[str, Any]) -> Picture:
     return render(view)
 
 
+def public_image(view: dict[str, Any]) -> Image.Image:
+    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames)."""
+    return _image(view)
+
+
 def seat_picture(view: dict[str, Any]) -> Picture | None:
     """A player's own panel picture: their fighter in full (both cards, combo dice, their
     secret dice choice or plan) and what happens now. None for a public view."""
@@ -868,6 +873,11 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     """The round as one picture, 550 px wide: the fighters, the attack order, and what
     happens now. Draws `view` only (a public view or one seat's own); `only`: that seat's
     full panel alone (its owner's panel picture)."""
+    return to_png(_image(view, only), alt_text(view, only),
+                  f"tradeshowdown-round-{view['round']}.png")
+
+
+def _image(view: dict[str, Any], only: int | None = None) -> Image.Image:
     fighters = view["fighters"] if only is None else [view["fighters"][only]]
     tiles = only is None and len(fighters) > 2
     most = max([len(f["rolls"]) for f in fighters] + [len(f["dice"] or []) for f in fighters]
@@ -967,8 +977,7 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
     for k, line in enumerate(banner_lines):
         draw.text((MARGIN + 16, y + 8 + banner_step * k + banner_step / 2), line, fill=ink,
                   font=bf, anchor="lm")
-
-    return to_png(img, alt_text(view, only), f"tradeshowdown-round-{view['round']}.png")
+    return img
 
 
 # --- alt text -----------------------------------------------------------------------------------

@@ -220,3 +220,30 @@ def test_the_public_log_catches_up_entry_by_entry():
     other = load("slideslam/predict_then_stalemate")  # another game: started over
     log.update(other)
     assert log.words_since(0) == since(other, 0)[0]
+
+
+def test_the_caption_band_is_drawn_in_four_levels_of_ink(gifs):
+    """The band changes in every frame: its words are smoothed with two shades between the
+    panel and the ink (the LZW packs them far better than every shade FreeType gives): a
+    band holds no more colours than BAND_COLOURS, whichever game's palette it is in."""
+    from rendering.gif import BAND_COLOURS
+    for name in ("kaploom/rulebook_play_example", "deathbydice/lou_vs_vex_short_combat"):
+        gif = gifs[name]
+        for frame in frames_of(gif.png):
+            band = frame.crop((0, 0, frame.width, gif.board_top))
+            assert len(band.getcolors(1 << 16)) <= len(BAND_COLOURS)
+
+
+def test_a_cut_caption_ends_inside_the_band():
+    """A caption longer than the band's lines ends in "…", drawn whole inside the picture with
+    the band's margin to spare (the "…" was added after the wrap and ran past the edge)."""
+    from PIL import ImageChops
+
+    from rendering.colours import PANEL
+    from rendering.gif import PAD, band_height, draw_band
+    words = " ".join(["Mayhem rolls LUCK 6 + 2 = 8 against AGI 2 + 2 (boosted defense)."] * 6)
+    for big in (False, True):
+        band = draw_band(550, band_height(4), "Step 9 of 20 · Turn 3", words,
+                         big=big).convert("RGB")
+        box = ImageChops.difference(band, Image.new("RGB", band.size, PANEL)).getbbox()
+        assert box is not None and box[2] <= band.width - PAD
