@@ -130,15 +130,27 @@ async def send(client: Any, game_id: int, channel: Any, make: Make,
                 ix.response.type not in ANSWERS_BEFORE_FOLLOWUPS):
             continue
         try:
-            message = await ix.followup.send(wait=True, **make())
+            kwargs = make()
+            message = await ix.followup.send(wait=True, **kwargs)
+            if message.flags.ephemeral and not kwargs.get("ephemeral"):
+                # The server lets a user-installed app answer its user alone ("Use External
+                # Apps" is off): only that person saw it; it is not the table's message.
+                log.info("game %s: a follow-up was made private by the server", game_id)
+                raise PrivateOnly()
             c.sent.add(message.id)
             if c.game_id is None:  # the game it started: its book keeps it from now on
                 _remember(Carrier(game_id, ix, c.sent))
             return message
+        except PrivateOnly:
+            continue
         except discord.HTTPException as e:
             _spent(client, c, e)
             log.info("game %s: a follow-up failed (%s %s); trying another way", game_id, e.status, e.text)
     return await rest(make)
+
+
+class PrivateOnly(Exception):
+    """A follow-up Discord turned ephemeral: it reached its user only."""
 
 
 def _spent(client: Any, c: Carrier, e: discord.HTTPException) -> None:

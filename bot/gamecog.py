@@ -459,15 +459,20 @@ class GameCog(commands.GroupCog):
                 await interaction.response.send_message("⏳ Bringing the table up to date…",
                                                         ephemeral=True)
         played = await self.bot.tables.enforce_deadline(game_id) if due else None
+        drawn = played is not None
         if played is None:
             row, game = await self.bot.tables.load(game_id)
             try:
                 await self._post_turn(row, game, await self.channel_of(row), [], "redraw")
                 await self._owe(row, False)
+                drawn = True
             except discord.HTTPException:
                 pass
         text = ("⏰ Time had run out: the referee settled the late turn first (the card shows "
-                "how)." if played is not None else "🔄 The table is drawn again, up to date.")
+                "how)." if played is not None else "🔄 The table is drawn again, up to date."
+                if drawn else f"⚠️ I can't show the table to everyone here (this server lets "
+                f"apps added to an account answer only the person who used them). The game is "
+                f"safe: `/{self.KIND} board` shows it to you, and your moves still count.")
         if component:
             await interaction.followup.send(text + " Carry on from the newest card.",
                                             ephemeral=True)

@@ -117,6 +117,15 @@ class Lobby:
                                                 allowed_mentions=discord.AllowedMentions(
                                                     users=True))
         msg = await interaction.original_response()
+        if msg.flags.ephemeral:
+            # The server lets an app added to an account answer its user alone ("Use External
+            # Apps" is off here): nobody else could see the challenge, let alone accept it.
+            await self.store.claim_challenge(cid, "open", "cancelled")
+            await interaction.followup.send(
+                "⚠️ This server lets apps added to an account answer only the person who used "
+                "them, so nobody else can see this challenge. It is called off: play in a group "
+                "DM, or ask the server to add the referee.", ephemeral=True)
+            return
         await self.store.update_challenge(cid, message_id=msg.id, channel_id=msg.channel.id)
         self._arm(cid, ch["expires_at"])
 

@@ -423,6 +423,7 @@ class FakeDiscord:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.interactions: dict[str, _Interaction] = {}
+        self.private_replies: set[int] = set()   # channels where app replies are forced private
         self.commands: dict[Optional[int], list[dict]] = {}   # guild id (None = global) -> synced
         self.requests: list[Request] = []
         self.errors: list[str] = []
@@ -697,6 +698,11 @@ class FakeDiscord:
         for user in users:
             user.user_install = True
 
+    def external_apps_off(self, channel: Channel) -> None:
+        """The server took "Use External Apps" from its members in ``channel``: a user-installed
+        app's replies there are seen by the person who used it only (ephemeral, forced)."""
+        self.private_replies.add(channel.id)
+
     def advance(self, *, minutes: float = 0, seconds: float = 0) -> float:
         """Move the fake's clock on; interaction tokens older than 15 minutes stop working."""
         self.clock += minutes * 60 + seconds
@@ -913,6 +919,8 @@ class FakeDiscord:
         flags = body.get('flags') or 0
         if ix is None:
             flags &= ~EPHEMERAL   # only interaction replies can be ephemeral
+        elif channel.id in self.private_replies and not self.bot_present(channel):
+            flags |= EPHEMERAL    # "Use External Apps" is off there
         if loading:
             flags |= LOADING      # a deferred "Bot is thinking..." placeholder may be empty
         else:

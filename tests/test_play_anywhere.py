@@ -137,3 +137,40 @@ async def test_a_lost_follow_up_is_drawn_by_the_next_interaction(fake, world):
     assert not (await fake.bot.store.get_game(row.id)).extra.get("owed")
     assert (await fake.bot.store.get_game(row.id)).version == owed.version   # his stale click
     assert rest_to(fake, gdm) == []
+
+
+async def test_replies_made_private_by_the_server_leave_the_game_intact(fake, world):
+    """'Use External Apps' turned off mid-game: Discord shows a user-installed app's replies to
+    their user only. The table's card is not the table's then; the game stands, and a click is
+    told what to do instead of seeing nothing."""
+    lounge = where(fake, world, "server without the bot", 2)
+    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
+                                 channel=lounge, opponent=world.bob, pile=9))
+    lobby = fake.messages_in(lounge)[-1]
+    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
+                                             if c.endswith(":accept")), user=world.bob))
+    row = await fake.bot.store.latest_game_in(lounge.id, "takeaway")
+    first = card(fake, lounge)
+    fake.external_apps_off(lounge)
+    take = next(c for c in first.custom_ids if c.endswith(":mv:take 2"))
+    await fake.invoke(fake.click(first, take, user=world.alice))
+    moved = await fake.bot.store.get_game(row.id)
+    assert moved.version > row.version and moved.extra.get("owed")   # the move stands
+    assert card(fake, lounge).id == first.id   # no public card: Alice alone saw the new one
+    mine = [m for m in fake.messages.values() if m.channel_id == lounge.id and m.ephemeral
+            and m.audience == world.alice.id and "Alice takes 2" in m.content]
+    assert mine
+    new = await fake.invoke(fake.click(first, next(c for c in first.custom_ids
+                                                   if c.endswith(":mv:take 1")), user=world.bob))
+    assert any(r.ephemeral and "/takeaway board" in r.content for r in new)
+    assert (await fake.bot.store.get_game(row.id)).version == moved.version
+    assert rest_to(fake, lounge) == []
+
+
+async def test_a_challenge_only_its_author_can_see_is_called_off(fake, world):
+    lounge = where(fake, world, "server without the bot", 2)
+    fake.external_apps_off(lounge)
+    new = await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
+                                       channel=lounge, opponent=world.bob, pile=9))
+    assert any(r.ephemeral and "nobody else can see" in r.content for r in new)
+    assert await fake.bot.store.open_challenges() == []
