@@ -410,7 +410,8 @@ class Game:
         return state
 
     def copy(self) -> "Game":
-        return type(self).from_json(self.to_json())
+        # One encode and one decode (to_json then from_json copied it twice).
+        return type(self).from_json(json.loads(self.to_text()), owned=True)
 
     # whose move --------------------------------------------------------------------------------
     def actors(self) -> list[Actor]:
