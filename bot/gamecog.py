@@ -322,7 +322,7 @@ class GameCog(commands.GroupCog):
                     raise RuleError(f"You are in {len(mine)} {self.engine.TITLE} games: use "
                                     "this command in the game's thread.")
                 row = mine[0]
-        return row, self.engine.from_json(row.state)
+        return row, self.engine.from_json(row.own_state(), owned=True)
 
     def player_seat(self, row: GameRow, interaction: discord.Interaction) -> int:
         """The caller's seat in `row`; a spectator is told whose game it is and what they can

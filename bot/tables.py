@@ -29,7 +29,7 @@ from typing import Any, Awaitable, Callable, Iterator, Protocol
 from . import place, ratings
 from .engine import load
 from .engine.core import CHANCE, Chance, Event, Game, IllegalMoveError, RuleError
-from .store import Entry, GameRow, OutboxItem, StaleVersion, Store, due_time
+from .store import Entry, GameRow, JSONText, OutboxItem, StaleVersion, Store, due_time
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +133,19 @@ def views_remembered(game: Game) -> Iterator[None]:
         del game.view
 
 
+def game_of(row: GameRow) -> Game:
+    """The game a stored row holds, its state decoded once for it (the row keeps its own
+    copy undecoded until something reads `row.state`)."""
+    return load(row.kind).from_json(row.own_state(), owned=True)
+
+
+def reset(game: Game, row: GameRow) -> None:
+    """Put `game` back as `row` holds it (the table applies moves without the engine's undo
+    copy: this is the undo, paid only when a move fails)."""
+    game.__dict__.clear()
+    game.__dict__.update(game_of(row).__dict__)
+
+
 def chance_rng(seed: str, version: int, purpose: str = "roll") -> random.Random:
     """The RNG for the roll made at `version`: fixed by the secret seed, so a retried commit
     rolls the same dice, and unknowable without it."""
@@ -199,10 +212,11 @@ class Tables:
         row = GameRow(0, kind, guild_id, channel_id, thread_id, list(players), game.options,
                       seed, {}, 0, "active", None, None, False, dict(extra or {}), now, now)
         entries, events, deadline, deadline_kind = self._advance(row, game, [])
+        state = game.to_text()
         gid = await self.store.create_game(kind, guild_id, channel_id, thread_id, players,
-                                           game.options, seed, game.to_json(), entries, extra,
+                                           game.options, seed, state, entries, extra,
                                            deadline, deadline_kind, now=now, outbox=publish)
-        row.id, row.state, row.version = gid, game.to_json(), len(entries)
+        row.id, row.state, row.version = gid, JSONText(state), len(entries)
         row.deadline, row.deadline_kind = deadline, deadline_kind
         row.timer_start = now if deadline is not None else None
         played = Played(row, game, entries, events, "start")
@@ -216,7 +230,7 @@ class Tables:
         row = await self.store.get_game(game_id)
         if row is None:
             raise GameClosed(f"There is no game #{game_id}.")
-        return row, load(row.kind).from_json(row.state)
+        return row, game_of(row)
 
     async def play(self, game_id: int, user_id: int | None, move: str, *,
                    version: int | str | None = None, actor: int | str | None = None,
@@ -245,12 +259,19 @@ class Tables:
                     raise IllegalMoveError("Only the referee's clock can run out a player's "
                                            "time.")
                 waiting = set(game.actors())
-                events = game.table_move(seat, move)
-                first = [Entry(seat, move, [e.to_json() for e in events])]
                 try:
+                    # No undo copy in the engine: a move refused (or a commit that fails)
+                    # puts the game back from the row it was read from, below.
+                    events = game.table_move(seat, move, undo=False)
+                    first = [Entry(seat, move, [e.to_json() for e in events])]
                     played = await self._commit(row, game, first, events, cause, waiting, by)
                     break
-                except StaleMove:
+                except BaseException as e:
+                    # The caller's `seen` game is theirs to use again: as it was read, as the
+                    # engine's own undo left it before.
+                    reset(game, row)
+                    if not isinstance(e, StaleMove):
+                        raise
                     # A public button named the version that just went by: truly stale.
                     if isinstance(version, int) or (isinstance(version, str)
                                                     and version.isdigit()):
@@ -311,7 +332,9 @@ class Tables:
             if seconds:
                 return entries, events, self.clock() + seconds, "vote"
             move = chance.sample(chance_rng(row.seed, version))
-            new = game.apply(CHANCE, move)
+            # No undo copy: a failure here fails the whole move, and its game is put back
+            # from the row (play) or thrown away (create, expire).
+            new = game.apply(CHANCE, move, undo=False)
             entries.append(Entry(CHANCE, move, [e.to_json() for e in new]))
             events.extend(new)
             version += 1
@@ -346,7 +369,7 @@ class Tables:
         if results is not None and not (row.extra or {}).get(ratings.UNRATED_KEY):
             standing = await self._standing(row, game, entries)
         now = self.clock()
-        state = game.to_json()
+        state = game.to_text()  # the one encode of the move's state
         try:
             version = await self.store.commit_move(
                 row.id, row.version, entries, state, status, deadline, deadline_kind, results,
@@ -356,7 +379,7 @@ class Tables:
         # The row after the commit, without reading it again: the same rules as the UPDATE.
         same_clock = deadline == row.deadline
         new = dataclasses.replace(
-            row, state=state, version=version, status=status, deadline=deadline,
+            row, state=JSONText(state), version=version, status=status, deadline=deadline,
             deadline_kind=deadline_kind, updated_at=now,
             reminded=row.reminded if same_clock else False,
             timer_start=row.timer_start if same_clock else now)
@@ -421,7 +444,7 @@ class Tables:
             # A later move exists: its own outbox row (or its publish) shows the newer state.
             await self.store.drop_outbox(item.id)
             return False
-        game = load(row.kind).from_json(row.state)
+        game = game_of(row)
         events = [Event.from_json(e) for entry in item.entries for e in entry.events]
         played = Played(row, game, item.entries, events, item.cause, item.by, replayed=True)
         if item.attempts >= self.OUTBOX_WARN_AFTER:
@@ -542,7 +565,7 @@ class Tables:
             if row.deadline_kind != "turn":
                 return "waiting"  # votes and windows need no reminder
             row.reminded = True
-            game = load(row.kind).from_json(row.state)
+            game = game_of(row)
             try:
                 await self.listener(row.kind).remind(row, game)
             except Exception:

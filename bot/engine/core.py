@@ -384,13 +384,21 @@ class Game:
         return {"kind": self.KIND, "schema": self.SCHEMA,
                 "state": json.loads(json.dumps(self.__dict__))}
 
+    def to_text(self) -> str:
+        """`to_json()` as the JSON text it encodes to, in one encode (no copy on the way): what
+        the table stores after a move. The same text as `json.dumps(self.to_json())`."""
+        return json.dumps({"kind": self.KIND, "schema": self.SCHEMA, "state": self.__dict__})
+
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Game":
+    def from_json(cls, data: dict[str, Any], *, owned: bool = False) -> "Game":
+        """The game saved as `data`. The game changes its state in place, so it takes a deep
+        copy, unless `owned`: `data` was decoded for this game alone (a stored row's text,
+        bot.store.GameRow.own_state) and nobody else holds it."""
         if data.get("kind") != cls.KIND:
             raise ValueError(f"not a {cls.KIND} state: {data.get('kind')!r}")
         state = cls.migrate(data.get("schema", 1), data["state"])
         game = cls.__new__(cls)
-        game.__dict__.update(json.loads(json.dumps(state)))
+        game.__dict__.update(state if owned else json.loads(json.dumps(state)))
         if "names" not in game.__dict__:  # saved before players had names
             game.names = seat_names(game.players)
         return game
@@ -402,7 +410,8 @@ class Game:
         return state
 
     def copy(self) -> "Game":
-        return type(self).from_json(self.to_json())
+        # One encode and one decode (to_json then from_json copied it twice).
+        return type(self).from_json(json.loads(self.to_text()), owned=True)
 
     # whose move --------------------------------------------------------------------------------
     def actors(self) -> list[Actor]:
@@ -423,8 +432,11 @@ class Game:
             return []
         return self._legal(player)
 
-    def apply(self, actor: Actor, move: str) -> list[Event]:
-        """Apply a move; returns events, or raises RuleError leaving the state as it was."""
+    def apply(self, actor: Actor, move: str, *, undo: bool = True) -> list[Event]:
+        """Apply a move; returns events, or raises RuleError leaving the state as it was.
+        `undo=False`: no copy is taken to put the state back, for a caller that throws the
+        game away (or loads it again) when the move fails — the table, whose game is a copy
+        of the stored state; a refused move may then leave this object half-changed."""
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         move = " ".join(str(move).split())
@@ -438,6 +450,8 @@ class Game:
         # when a move is refused, and pickling the same plain data costs a fifth of encoding
         # it as JSON (a third of all engine time went here). `to_json` still proves the
         # state JSON-native whenever it is saved.
+        if not undo:
+            return self._apply(actor, move)
         saved = pickle.dumps(self.__dict__, pickle.HIGHEST_PROTOCOL)
         try:
             return self._apply(actor, move)
@@ -496,17 +510,18 @@ class Game:
         reason = f"{who} ran out of time" + ("" if winners else ", so nobody wins")
         return [self.finish(winners, reason, Ending.TIMEOUT)]
 
-    def table_move(self, actor: Actor, move: str) -> list[Event]:
+    def table_move(self, actor: Actor, move: str, *, undo: bool = True) -> list[Event]:
         """A move as the table records it: the engine's own moves, and the table's words for
         what happens to a player outside the rules: `resign`, `timeout` (that player's time ran
-        out with no default move), `timeout @1 @2` (every player's did: nobody wins)."""
+        out with no default move), `timeout @1 @2` (every player's did: nobody wins).
+        `undo`: passed on to `apply`."""
         if actor != CHANCE and move == "resign":
             return self.resign(actor)
         if actor != CHANCE and move == "timeout":
             return self.resign(actor, Ending.TIMEOUT)
         if actor != CHANCE and move.startswith("timeout "):
             return self.forfeit([parse_seat(t, self.players) for t in move.split()[1:]])
-        return self.apply(actor, move)
+        return self.apply(actor, move, undo=undo)
 
     # players, phases and words -------------------------------------------------------------
     def name(self, seat: int) -> str:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Store
-from .rows import (Entry, GameRow, OutboxItem, StaleVersion, StoreError, due_time, pack_record,
-                   unpack_record)
+from .rows import (Entry, GameRow, JSONText, OutboxItem, StaleVersion, StoreError, due_time,
+                   pack_record, unpack_record)
 from .schema import MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION, Migration, statements
 from .sqlite import IN_MEMORY, IN_USE, SqliteStore, file_problem, is_locked, sqlite_path
 
@@ -25,7 +25,7 @@ async def open_store(target: str | Path) -> Store:
     return await Store.open(target)
 
 
-__all__ = ["Store", "SqliteStore", "StoreError", "StaleVersion", "GameRow", "Entry",
+__all__ = ["Store", "SqliteStore", "StoreError", "StaleVersion", "GameRow", "JSONText", "Entry",
            "OutboxItem", "SCHEMA_VERSION", "MIGRATIONS", "PG_MIGRATIONS", "Migration",
            "statements", "open_store", "due_time", "pack_record", "unpack_record",
            "sqlite_path", "file_problem", "is_locked", "IN_USE", "IN_MEMORY"]

@@ -170,7 +170,7 @@ class Store(abc.ABC):
     # ---- games -----------------------------------------------------------------------------------
     async def create_game(self, kind: str, guild_id: int | None, channel_id: int | None,
                           thread_id: int | None, players: list[int], options: dict[str, Any],
-                          seed: str, state: dict[str, Any],
+                          seed: str, state: dict[str, Any] | str,
                           entries: list[Entry] = (), extra: dict[str, Any] | None = None,
                           deadline: float | None = None, deadline_kind: str | None = None,
                           now: float | None = None, outbox: bool = False) -> int:
@@ -184,7 +184,7 @@ class Store(abc.ABC):
                 " state, version, extra, deadline, deadline_kind, timer_start, due_at, created_at,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (kind, guild_id, channel_id, thread_id, json.dumps(players), json.dumps(options),
-                 seed, json.dumps(state), len(entries), json.dumps(extra or {}), deadline,
+                 seed, _text(state), len(entries), json.dumps(extra or {}), deadline,
                  deadline_kind, start, due_time(deadline, deadline_kind, False, start), now, now))
             for seat, user in enumerate(players):
                 await self._exec("INSERT INTO game_players (game_id, seat, user_id, status,"
@@ -206,7 +206,7 @@ class Store(abc.ABC):
         return _game(row) if row else None
 
     async def commit_move(self, game_id: int, seen_version: int, entries: list[Entry],
-                          state: dict[str, Any], status: str = "active",
+                          state: dict[str, Any] | str, status: str = "active",
                           deadline: float | None = None, deadline_kind: str | None = None,
                           results: dict[int, str] | None = None, now: float | None = None,
                           *, cause: str | None = None, by: int | None = None,
@@ -235,7 +235,7 @@ class Store(abc.ABC):
                   f" due_at={due},"
                   " state=?5, version=?6, status=?7, deadline=?1, deadline_kind=?2,"
                   " updated_at=?4 WHERE id=?3 AND version=?8 AND status='active'")
-        update_args = (deadline, deadline_kind, game_id, now, json.dumps(state), new_version,
+        update_args = (deadline, deadline_kind, game_id, now, _text(state), new_version,
                        status, seen_version)
         if status == "active" and not results:
             await self._commit_running_move(update, update_args, [
@@ -887,6 +887,12 @@ class Store(abc.ABC):
 def _new_rating(scope: int, ladder: str, user_id: int, now: float) -> tuple:
     from ..ratings import MU, SIGMA, shown
     return (scope, ladder, user_id, MU, SIGMA, shown(MU, SIGMA), now)
+
+
+def _text(state: dict[str, Any] | str) -> str:
+    """A game's state for its column: already encoded (`Game.to_text`, what the table
+    passes: one encode per move), or a dict to encode."""
+    return state if isinstance(state, str) else json.dumps(state)
 
 
 def _chunks(items: list, size: int) -> Iterable[list]:

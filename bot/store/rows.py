@@ -27,6 +27,10 @@ class _Raw:
         self.text = text
 
 
+# Public name: a row's state given as the text the store holds (the table, after a commit).
+JSONText = _Raw
+
+
 class _LazyJSON:
     """A dataclass field decoded from JSON on first use: lists of games (/games list, "my
     games") read many rows and look at few states."""
@@ -78,6 +82,15 @@ class GameRow:
 
     def seat_of(self, user_id: int) -> int | None:
         return self.players.index(user_id) if user_id in self.players else None
+
+    def own_state(self) -> dict[str, Any]:
+        """The state decoded for a caller that keeps it and may change it (a Game: see
+        `Game.from_json(..., owned=True)`): decoded from the stored text, which `state` keeps
+        undecoded (so a move decodes its state once); a deep copy once `state` was read."""
+        value = self.__dict__["_lazy_state"]
+        if isinstance(value, _Raw):
+            return json.loads(value.text)
+        return json.loads(json.dumps(value))
 
 
 @dataclass
@@ -147,5 +160,5 @@ def unpack_record(blob: bytes) -> list[tuple[str, str]]:
     return [(a, m) for a, m in json.loads(zlib.decompress(bytes(blob)))]
 
 
-__all__ = ["StoreError", "StaleVersion", "GameRow", "Entry", "OutboxItem", "due_time",
+__all__ = ["StoreError", "StaleVersion", "GameRow", "JSONText", "Entry", "OutboxItem", "due_time",
            "pack_record", "unpack_record"]

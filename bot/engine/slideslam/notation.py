@@ -6,6 +6,7 @@ shape, and that squares are on the board.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -54,6 +55,10 @@ def parse_ref(token: str, columns: int, rows: int) -> str:
         f"({board.describe(columns, rows)}) or a die letter A–F / U–Z.")
 
 
+# A menu words every legal move, and each is read several times on the way (its group, its
+# die, its words): 144 placements were 600 parses, most of a panel's cost. A Move is frozen
+# and parsing is pure, so a move read before is looked up; a refused text raises each time.
+@functools.lru_cache(maxsize=4096)
 def parse(text: str, columns: int, rows: int) -> Move:
     parts = text.split()
     if not parts:
