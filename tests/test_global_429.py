@@ -218,6 +218,17 @@ async def played(fake, world, kind: str, seed: int, session=None, throttle_log=N
     return count
 
 
+async def clean_run(tmp_path, kind: str, seed: int):
+    """The same game with no throttle: its count and where it ends (to compare with)."""
+    fake = await boot(tmp_path / "clean.db")
+    try:
+        world = World(fake)
+        count = await played(fake, world, kind, seed)
+        return count, await final(fake, world, 1)
+    finally:
+        await fake.stop()
+
+
 async def final(fake, world, game_id: int) -> dict:
     store = fake.bot.store
     row = await store.get_game(game_id)
@@ -234,13 +245,7 @@ async def final(fake, world, game_id: int) -> dict:
 async def test_a_game_by_clicks_through_global_throttles_ends_as_a_clean_one(
         tmp_path, http_log, kind, seed):
     throttle_log, lines = http_log
-    fake = await boot(tmp_path / "clean.db")
-    try:
-        world = World(fake)
-        clean = await played(fake, world, kind, seed)
-        expected = await final(fake, world, 1)
-    finally:
-        await fake.stop()
+    clean, expected = await clean_run(tmp_path, kind, seed)
 
     throttled = await boot(tmp_path / "throttled.db")
     try:
@@ -287,13 +292,7 @@ async def test_a_throttle_longer_than_every_retry_leaves_the_move_to_the_outbox(
     # bot's default), not 0.05 s, or each try of a window would count as a throttle
     throttle_log.quiet = 0.25
     kind, seed = "deathbydice", 5
-    fake = await boot(tmp_path / "clean.db")
-    try:
-        world = World(fake)
-        await played(fake, world, kind, seed)
-        expected = await final(fake, world, 1)
-    finally:
-        await fake.stop()
+    _, expected = await clean_run(tmp_path, kind, seed)
     throttled = await boot(tmp_path / "throttled.db")
     try:
         tworld = World(throttled)
