@@ -174,3 +174,25 @@ async def test_a_challenge_only_its_author_can_see_is_called_off(fake, world):
                                        channel=lounge, opponent=world.bob, pile=9))
     assert any(r.ephemeral and "nobody else can see" in r.content for r in new)
     assert await fake.bot.store.open_challenges() == []
+
+
+async def test_records_ratings_and_replays_work_the_same_there(fake, world):
+    gdm = where(fake, world, "group DM", 2)
+    fake.user_install(world.bob)
+    count = await play_table(fake, world, "slideslam", seed=3, options=SHORT.get("slideslam"),
+                             channel=gdm)
+    assert count.finished
+    row = await fake.bot.store.latest_game_in(gdm.id, "slideslam")
+    mark = len(fake.requests)
+    for path, options in (("games export", {"game": row.id}), ("games history", {}),
+                          ("games profile", {}), ("games replay", {"game": row.id})):
+        new = await fake.invoke(fake.slash(fake.bot, path, user=world.alice, channel=gdm,
+                                           **options))
+        answers = [r for r in new if r.content or r.files]
+        assert answers and all(r.seam == "webhook" for r in new), (path, new)
+    exported = [r for r in fake.requests[mark:] if any(
+        str(getattr(f, "filename", "")).endswith(".json") for f in r.files or [])]
+    assert exported, "the record was not exported"
+    assert rest_to(fake, gdm) == []
+    rated = await fake.bot.store._all("SELECT COUNT(*) FROM ratings")
+    assert rated and rated[0][0] >= 2   # both players rated, as anywhere
