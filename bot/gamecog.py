@@ -29,7 +29,7 @@ from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join
 from .store import GameRow
 from .engine.menu import Menu, MenuGroup, Pick
 from .tables import STALE_TEXT, NotAPlayer, Played, PublishIncomplete, StaleMove
-from .panel import Panel, _digest, clip, mention, picture_file, split_message
+from .panel import Panel, _digest, clip, mention, picture_file, split_card
 from .ui import (ClaimTimeoutButton, ComponentCall, MoveModal, PanelButton, VoteButton, reply,
                  view_of)
 
@@ -604,11 +604,11 @@ class GameCog(commands.GroupCog):
         log_lines = carried + fresh
         status = self.status_line(row, game)
         body = "\n".join(log_lines + ([status] if status else []))
-        *before, text = split_message(body)
-        while same_turn and before:  # the turn's story outgrew one message: keep its end
+        *before, text = split_card(body)
+        while same_turn and before:  # the turn's story outgrew one card: keep its end
             log_lines = log_lines[1:]
             body = "\n".join(log_lines + ([status] if status else []))
-            *before, text = split_message(body)
+            *before, text = split_card(body)
         # The status line goes under the picture, the story above it (one card, issue #23).
         story = text[:-len(status)].rstrip("\n") if status and text.endswith(status) else text
         panel = Panel(story, items[:25], accent=self.card_accent(game),

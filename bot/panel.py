@@ -179,6 +179,8 @@ def picture_file(picture: Any, filename: str | None = None) -> discord.File:
     as the description."""
     return discord.File(io.BytesIO(picture.png), filename or picture.filename,
                         description=picture.alt)
+
+
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """Cut a long text at line ends into messages Discord accepts."""
     chunks: list[str] = []
@@ -205,3 +207,18 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def split_card(text: str, card_limit: int = V2_TEXT_LIMIT - 100,
+               limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Cut a turn's text for its card: as many of its last lines as one card holds (a V2
+    card's text may be twice a plain message's), the start before it in plain messages."""
+    lines = text.split("\n")
+    size, cut = 0, len(lines)
+    while cut > 0 and size + len(lines[cut - 1]) + 1 <= card_limit + 1:
+        size += len(lines[cut - 1]) + 1
+        cut -= 1
+    if cut == len(lines):  # one line longer than a card: cut it as a plain text is cut
+        return split_message(text, limit)
+    head = "\n".join(lines[:cut])
+    return (split_message(head, limit) if cut else []) + ["\n".join(lines[cut:])]

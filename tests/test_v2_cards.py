@@ -148,3 +148,16 @@ async def test_a_whole_game_conforms_to_discords_openapi_spec(fake, world, kind)
     assert count.finished, f"{kind}: the game did not end in {count.moves} moves"
     assert check.checked > count.moves
     assert fake.spec_violations == [], "\n".join(fake.spec_violations[:20])
+
+
+def test_a_turn_card_holds_twice_a_plain_message_before_the_story_is_cut():
+    """A V2 card's text may be 4,000 characters: a long reveal up to that is one card, not a
+    plain message and a card (a thread post fewer per long turn); beyond it, the start goes
+    first in plain messages of at most 2,000."""
+    from bot.panel import V2_TEXT_LIMIT, split_card
+    story = "\n".join(f"line {i}: " + "x" * 80 for i in range(40))   # ~3,500 characters
+    assert split_card(story) == [story]
+    longer = "\n".join([story] * 3)
+    *before, card = split_card(longer)
+    assert before and all(len(b) <= 2000 for b in before)
+    assert len(card) <= V2_TEXT_LIMIT - 100 and "\n".join(before + [card]) == longer
