@@ -154,8 +154,10 @@ class PrivateOnly(Exception):
 
 
 def _spent(client: Any, c: Carrier, e: discord.HTTPException) -> None:
-    """A token Discord refused (expired, or its follow-ups used up) leaves the book."""
-    if e.status in (401, 404) or e.code in (50027, 10015, 40094):
+    """A token Discord refused (expired, its follow-ups used up: a user-installed app gets 5
+    an interaction in a server that did not add it) leaves the book; a passing fault (429,
+    5xx) does not."""
+    if 400 <= e.status < 500 and e.status != 429:
         for carriers in _channels(client, c.game_id).values():
             if c in carriers:
                 carriers.remove(c)

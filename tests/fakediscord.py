@@ -86,6 +86,9 @@ UNFAULTED = {('GET', '/users/@me'), ('GET', '/oauth2/applications/@me'),
              ('PUT', '/applications/{application_id}/guilds/{guild_id}/commands')}
 
 
+MAX_USER_APP_FOLLOWUPS = 5
+
+
 class UnknownRoute(AssertionError):
     """The bot called an endpoint the fake does not model: add it, don't let it pass silently."""
 
@@ -380,6 +383,7 @@ class _Interaction:
     modal: Optional[dict] = None
     born: float = 0.0                  # the fake's clock when it was created (tokens expire)
     owners: Optional[dict] = None      # its authorizing_integration_owners
+    followups: int = 0                 # follow-ups made (user-installed apps may make 5)
 
 
 class _Response:
@@ -1110,6 +1114,12 @@ class FakeDiscord:
             ix.loading = False
             return self._edit(self.messages[ix.original], req)
         channel = self._channel((req.params or {}).get('thread_id') or ix.channel.id)
+        if not self.bot_present(channel) and channel.guild is not None:
+            # A user-installed app in a server that did not add it: 5 follow-ups an interaction.
+            ix.followups += 1
+            if ix.followups > MAX_USER_APP_FOLLOWUPS:
+                raise HttpError(400, 40094, 'This interaction has hit the maximum number of '
+                                'follow up messages')
         return self._create(channel, req.body, req.files, ix=ix).payload
 
     def _hook_msg(self, req: Request) -> Message:

@@ -196,3 +196,29 @@ async def test_records_ratings_and_replays_work_the_same_there(fake, world):
     assert rest_to(fake, gdm) == []
     rated = await fake.bot.store._all("SELECT COUNT(*) FROM ratings")
     assert rated and rated[0][0] >= 2   # both players rated, as anywhere
+
+
+async def test_a_token_past_its_five_follow_ups_leaves_the_book(fake, world):
+    """Discord gives a user-installed app 5 follow-ups an interaction in a server that did not
+    add it: the sixth is refused, that token is dropped, and what it could not carry falls to
+    the next way (here none: the card is owed, and the next interaction draws it)."""
+    import discord
+    from bot import carrier
+    lounge = where(fake, world, "server without the bot", 2)
+    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
+                                 channel=lounge, opponent=world.bob, pile=9))
+    lobby = fake.messages_in(lounge)[-1]
+    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
+                                             if c.endswith(":accept")), user=world.bob))
+    row = await fake.bot.store.latest_game_in(lounge.id, "takeaway")
+    unreachable = place.Unreachable(lounge.id)
+    sent = []
+    with pytest.raises(discord.Forbidden):
+        for i in range(7):
+            sent.append(await carrier.send(fake.bot, row.id, unreachable,
+                                           lambda i=i: {"content": f"note {i}"},
+                                           lambda make: unreachable.send(**make())))
+    # the Accept click had made one follow-up (the first card): four more, then refused
+    assert [m.content for m in sent] == [f"note {i}" for i in range(4)]
+    assert carrier._candidates(fake.bot, row.id, lounge.id) == []
+    assert rest_to(fake, lounge) == []
