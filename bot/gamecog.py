@@ -436,8 +436,8 @@ class GameCog(commands.GroupCog):
         """First, for a game played where nothing is posted unprompted (bot/place.py): a
         deadline that passed is enforced (the late player's default move or forfeit) and a
         turn card that could not go out is drawn, both through this interaction, which is
-        answered for it. True when something was done: a component's own action then stops
-        (what it was on moved on), and the presser is told."""
+        answered for it. True when something was done (a component's own action then stops:
+        what it was on moved on; the presser is told)."""
         if self._places.get(game_id, place.HERE) != place.HERE:
             return False
         row = await self.bot.store.get_game(game_id)
@@ -476,7 +476,7 @@ class GameCog(commands.GroupCog):
         if component:
             await interaction.followup.send(text + " Carry on from the newest card.",
                                             ephemeral=True)
-        return component
+        return True
 
     async def _not_yet_text(self, game_id: int) -> str:
         row = await self.bot.store.get_game(game_id)
@@ -1115,11 +1115,16 @@ class GameCog(commands.GroupCog):
         if place.only_interactions(row):
             # Answered at once, so the table's new card can be this command's follow-up:
             # nothing else reaches a channel the bot is not in.
-            if await self.catch_up(interaction, row.id) is False and (
-                    not interaction.response.is_done()):
+            caught_up = await self.catch_up(interaction, row.id)
+            if not interaction.response.is_done():
                 await interaction.response.send_message("⏳ Playing your move…",
                                                         ephemeral=True)
-            await self.play_move(row.id, interaction.user.id, move)
+            try:
+                await self.play_move(row.id, interaction.user.id, move,
+                                     seen=None if caught_up else (row, game))
+            except RuleError as e:  # the answer says so in place of "Playing your move…"
+                await interaction.edit_original_response(content=f"❌ {e.message}")
+                return
             async with answering_a_move_that_stands(row.id):
                 await interaction.edit_original_response(content=said)
             return

@@ -222,3 +222,22 @@ async def test_a_token_past_its_five_follow_ups_leaves_the_book(fake, world):
     assert [m.content for m in sent] == [f"note {i}" for i in range(4)]
     assert carrier._candidates(fake.bot, row.id, lounge.id) == []
     assert rest_to(fake, lounge) == []
+
+
+async def test_a_typed_move_there_answers_in_one_message_and_carries_the_card(fake, world):
+    gdm = where(fake, world, "group DM", 2)
+    fake.user_install(world.bob)
+    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice, channel=gdm,
+                                 opponent=world.bob, pile=9))
+    lobby = fake.messages_in(gdm)[-1]
+    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
+                                             if c.endswith(":accept")), user=world.bob))
+    new = await fake.invoke(fake.slash(fake.bot, "takeaway move", user=world.bob, channel=gdm,
+                                       move="take 3"))
+    assert any("not your move" in r.content for r in new if r.route.endswith("@original"))
+    answers = [m for m in fake.messages.values() if m.audience == world.bob.id]
+    assert len(answers) == 1 and "not your move" in answers[0].content   # in place of "⏳"
+    new = await fake.invoke(fake.slash(fake.bot, "takeaway move", user=world.alice,
+                                       channel=gdm, move="take 3"))
+    assert "Alice takes 3; 6 left." in fake.messages_in(gdm)[-1].content
+    assert rest_to(fake, gdm) == []
