@@ -710,6 +710,14 @@ class GameCog(commands.GroupCog):
         view = game.view(None)
         return ":".join(str(view.get(k)) for k in ("phase", "round", "combat", "turn"))
 
+    @staticmethod
+    def _panel_key(game: Game, seat: int, version: str) -> str:
+        """What a seat's panel is drawn from, cheaply: its whole view, its legal moves and the
+        panel's version (`p<n>`), without building the panel (its menu words every move)."""
+        return hashlib.sha1(json.dumps(
+            [game.view(seat), game.legal(seat) if seat in game.actors() else None, version],
+            sort_keys=True, default=str).encode()).hexdigest()[:16]
+
     async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
         """The seat's panel before its picture is drawn: enough to tell whether it changed."""
         panel = self.panel(row, game, seat, await self.bot.tables.panel_version(row.id, seat))
@@ -801,12 +809,19 @@ class GameCog(commands.GroupCog):
             return  # a practice bot's seat: it plays from its view, it needs no panel or DM
         notes = "\n".join(f"• {t}" for t in notes_list)
         last = panels.get(str(seat))
-        view_sig = ""
+        view_sig = key = ""
         if needs_panel:
             same_phase = bool(last and last.get("phase") == phase and "message" in last)
+            version = await self.bot.tables.panel_version(row.id, seat)
+            key = self._panel_key(game, seat, version)
+            if (same_phase and not notes and uid not in closed and played.by != uid
+                    and last.get("key") == key):
+                # Another seat's move left what this seat sees and may do as it was: its
+                # panel (and what it is half-way through choosing there) stays, unbuilt.
+                return
             # The picture is drawn only once it is known to be sent (a panel that did not
             # change is not edited, and a closed DM gets no picture).
-            panel = await self.bare_panel(row, game, seat)
+            panel = self.panel(row, game, seat, version)
             view_sig = self.view_signature(game, seat)
             sig = panel.signature() + view_sig
             panel.content = (notes + "\n\n" if notes else "") + panel.content
@@ -825,6 +840,7 @@ class GameCog(commands.GroupCog):
                 # Unchanged (a note already shown, as when the same move is published again,
                 # is no news): an edit would only reset what they were picking.
                 if last.get("sig") == sig and (not notes or last.get("notes") == _digest(notes)):
+                    last["key"] = key
                     return
                 # The same picture is already on the message: an edit leaves it there.
                 same_picture = (panel.picture is None and bool(view_sig)
@@ -833,8 +849,7 @@ class GameCog(commands.GroupCog):
                     panel.picture = await self.picture(row, game, seat)
                 if await self._edit_dm(last, panel, keep_picture=same_picture,
                                        game_id=row.id):
-                    last["sig"] = sig
-                    last["notes"] = _digest(notes)
+                    last.update(sig=sig, notes=_digest(notes), key=key)
                     return
             if needs_panel and panel.picture is None:
                 panel.picture = await self.picture(row, game, seat)
@@ -847,7 +862,7 @@ class GameCog(commands.GroupCog):
                                             lazy=self._lazy(row, game, played, seat))
                     panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
                                          "phase": phase, "sig": sig, "notes": _digest(notes),
-                                         "picture": panel.picture_ref()}
+                                         "picture": panel.picture_ref(), "key": key}
                 return
             closed.add(uid)
         if needs_panel and played.by != uid and (not last or last.get("phase") != phase):
