@@ -308,7 +308,7 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -
     legal = [m for m in legal if m in allowed]
     if not legal:
         return None
-    stage = g.view(seat)["stage"]
+    stage = g.current_phase()
     if stage == "assign":
         return _plan(g, seat, legal, rng)
     if stage == "power":
@@ -321,7 +321,7 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -
 def greedy_value(g: Any, seat: int) -> float:
     """A position for the greedy baseline: in Phase 1 the placement so far against the spread
     of what the rival may show (`_placement_worth`), otherwise health and build (`worth`)."""
-    if g.outcome() is None and g.view(seat)["stage"] == "assign":
+    if g.outcome() is None and g.current_phase() == "assign":
         return _placement_worth(g, seat)
     return worth(g, seat)
 
@@ -339,7 +339,7 @@ def decide(g: Any, seat: int, legal: list[str], rng: Any) -> str | None:
     most (its attack and defense against the spread of what the rival may show, what its
     Power Up actions bring), one step at a time, no re-rolls; `lock` when none does. Other
     steps: None (the generic player)."""
-    if g.outcome() is not None or g.view(seat)["stage"] != "assign" or "lock" not in legal:
+    if g.outcome() is not None or g.current_phase() != "assign" or "lock" not in legal:
         return None
     best, best_v = "lock", _placement_worth(g, seat)
     for m in _placings(g, seat, legal):
