@@ -19,14 +19,20 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
     return score
 
 
-def evaluate_state(g: Any, seat: int) -> float:
-    """`evaluate` on the board of a simulated game: the public view, or behind the Wall of
-    Unknowing (placement) each seat's own view of its dice (this is a sampled game: the
-    rival's placement in it is a sample, read through the rival's view)."""
+def board_view(g: Any) -> dict[str, Any]:
+    """The public view of a simulated game, with every die on the board: behind the Wall of
+    Unknowing (placement) the public sees none, so each seat's placed dice are read through
+    that seat's own view (in a sampled game the rival's placement is a sample)."""
     v = g.view(None)
     if v["phase"] != "placement":
-        return evaluate(v, seat)
-    return evaluate({"dice": [d for s in range(g.players) for d in g.view(s)["dice"]]}, seat)
+        return v
+    dice = [d for s in range(g.players) for d in g.view(s)["dice"]]
+    return dict(v, dice=sorted(dice, key=lambda d: d["letter"]))
+
+
+def evaluate_state(g: Any, seat: int) -> float:
+    """`evaluate` on the whole board of a simulated game (`board_view`)."""
+    return evaluate(board_view(g), seat)
 
 
 def _board(v: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -34,10 +40,6 @@ def _board(v: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {d["letter"]: d for d in v["dice"]}
 
 
-def _value(g: Any, v: dict[str, Any], seat: int) -> float:
-    """`score(g, seat)` for a game still under way whose public view is `v` (read once)."""
-    from . import score
-    return evaluate(v, seat) if v["phase"] != "placement" else score(g, seat)
 
 
 def _targets(v: dict[str, Any], k: str) -> list[str]:
@@ -124,10 +126,15 @@ def greedy_value(g: Any, seat: int) -> float | None:
 # the turn judged by the board minus the most the rival's next turn can do to us (its every die
 # slid anywhere it reaches, or staying, then slamming; a die stunned by our slam sits out).
 
-def threat(v: dict[str, Any], attacker: int) -> float:
+def threat(g: Any, attacker: int) -> float:
     """The most `attacker`'s next turn can take off the other side, in evaluation points (a
     die's health lost, 2 more for a die destroyed; 1000 for the last one): over its dice that
-    may slam, each from its square or any it can slide to. Read off the public view `v`."""
+    may slam, each from its square or any it can slide to."""
+    return _threat(board_view(g), attacker)
+
+
+def _threat(v: dict[str, Any], attacker: int) -> float:
+    """`threat` read off `board_view` `v`."""
     from bot.engine.slideslam import board
     from bot.engine.slideslam.data import AWAKENED_STEPS
     dice = v["dice"]
@@ -168,9 +175,9 @@ def _after_turn(g: Any, seat: int, weight: float) -> float:
     from . import score
     if g.outcome() is not None:
         return score(g, seat)
-    v = g.view(None)
-    return (_value(g, v, seat) - weight * threat(v, 1 - seat)
-            + REACH_WEIGHT * min(threat(v, seat), 20.0))
+    v = board_view(g)
+    return (evaluate(v, seat) - weight * _threat(v, 1 - seat)
+            + REACH_WEIGHT * min(_threat(v, seat), 20.0))
 
 
 def _slams_nothing(v: dict[str, Any], m: str) -> bool:
@@ -342,7 +349,7 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -
         else:
             _reply(after, 1 - seat, rng)
             v = (score(after, seat) if after.outcome() is not None
-                 else score(after, seat) + NEXT_TURN * threat(after.view(None), seat))
+                 else score(after, seat) + NEXT_TURN * threat(after, seat))
         if v > best_v + 1e-9:
             best, best_v = first, v
     return best if best in legal else None

@@ -24,7 +24,7 @@ set-up not yet revealed, which appears only in its owner's `my_setup`):
 - `turn_info` (None outside a turn): `declared` (None until declared), `bonus`, `resolved`,
   `remaining`, `moved`, `stand_locked` (started the turn with a Super Sale Banner up),
   `bonus_allowed`, `super_sale_allowed`, `attract` (customers still to place), `placed`
-  (the spots banners were placed on in this Reposition: they stay put until the turn ends).
+  (the spots banners were put on in this Reposition: each banner moves once).
 - `flick` (None unless a flick is in progress): `number` (1-based), `of`, `mode`, `called`,
   `target` (simulated aim), `marks` (physical report being built), `report` (the report under
   review: {"value", "off", "fell"}), `disputed`, `proposal` (mode proposed, awaiting the
