@@ -95,10 +95,13 @@ def test_slide_and_slam_threat_counts_a_super_slam_line():
     from bot.engine import load
     from bot.policies.slideslam import threat
     g = load("slideslam").new(2, {}, ["Ann", "Bob"])
-    g.dice = {"A": {"owner": 0, "square": "a1", "health": 3, "stunned": False,
+    # two dice in play (the policy reads the board through the public view, which shows
+    # nothing behind the Wall of Unknowing: the position is set up after placement)
+    g.dice = {"A": {"owner": 0, "square": "a1", "health": 3, "start": 3, "stunned": False,
                     "awakened": False},
-              "Z": {"owner": 1, "square": "f8", "health": 1, "stunned": False,
+              "Z": {"owner": 1, "square": "f8", "health": 1, "start": 1, "stunned": False,
                     "awakened": False}}
+    g.phase, g.current = "slide", 0
     assert threat(g, 1) == 0.0           # a1 is out of f8's row and column, and of its reach
     g.dice["A"]["square"] = "a8"
     assert threat(g, 1) == 2.0           # the Super Slam along row 8: 2 damage

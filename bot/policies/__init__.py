@@ -3,7 +3,9 @@
 A policy answers `choose(view, legal, rng) -> move`: `view` is `game.view(seat)`, `legal` is
 `game.legal(seat)`, `rng` a `random.Random` the caller seeds. Policies that search also hold
 the seat's `Seen` (the public record as that seat saw it, bot/policies/seen.py) and rebuild
-games from it by sampling what the seat cannot see; none of them ever gets the real game.
+games from it by sampling what the seat cannot see; none of them ever gets the real game, and none reads a game (real or rebuilt) but through the
+engine's public protocol: `view(seat)`, `legal`, `actors`, `outcome`, `current_phase`, `fork`,
+`simulate` (tests/test_policies_protocol.py).
 
 Levels: `random`; `easy` (plausible but loose: the normal choice most of the time, a random
 one otherwise); `normal` (greedy one step: the game's own plan where its module has one,
@@ -64,8 +66,8 @@ def score(game: Game, seat: int) -> float:
         return 1000.0 / len(out.winners) if seat in out.winners else -1000.0
     mod = _module(game.KIND)
     try:
-        # Read from the simulated game itself: a view is built for people (reach, menus) and
-        # costs up to a millisecond; the evaluation reads the same public facts.
+        # The game's evaluation of a simulated game: read, like everything a policy reads,
+        # through the engine's protocol (its views; tests/test_policies_protocol.py).
         return mod.evaluate_state(game, seat)
     except (AttributeError, KeyError, TypeError, IndexError, ValueError):
         return mod.evaluate(game.view(None), seat)

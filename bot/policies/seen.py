@@ -21,7 +21,6 @@ rebuilt game samples how many such moves there were (tests/test_policies_fair_co
 from __future__ import annotations
 
 import importlib
-import pickle
 import random
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -39,11 +38,9 @@ class _Entry:
 
 
 def clone(g: Game) -> Game:
-    """A private copy for simulation: pickle is ten times faster than the JSON round trip of
-    `Game.copy()`, and a search copies thousands of times per decision."""
-    new = type(g).__new__(type(g))
-    new.__dict__ = pickle.loads(pickle.dumps(g.__dict__, -1))
-    return new
+    """A private copy for simulation (`Game.fork`: pickle is ten times faster than the JSON
+    round trip of `Game.copy()`, and a search copies thousands of times per decision)."""
+    return g.fork()
 
 
 def play(g: Game, actor: Any, move: str) -> None:
@@ -119,15 +116,12 @@ class Seen:
         8 tries one KAPLOOM! decision in 40-80 went on from a game that was not what the seat
         saw (its own re-rolled die blank), at 32 none in 5 games; a try that matches ends it."""
         if not self._open:
-            g = clone(self._known)
-            self._walk_rivals(g, rng)
-            return g
+            return self._walk_rivals(clone(self._known), rng)
         best = None
         for _ in range(tries):
             g, ok = self._sample(rng)
             if ok:
-                self._walk_rivals(g, rng)
-                return g
+                return self._walk_rivals(g, rng)
             best = best or g
         return best
 
@@ -136,7 +130,7 @@ class Seen:
         """The seats whose moves this seat cannot see now (not itself, not its ally)."""
         if g.outcome() is not None or g.current_phase() not in self._hidden:
             return []
-        team = g.team_of(self.seat) if hasattr(g, "team_of") else (self.seat,)
+        team = g.team_of(self.seat)
         return [a for a in g.actors() if a != CHANCE and a not in team and g.is_secret(a)]
 
     def walk(self, g: Game, actor: int, rng: random.Random) -> Game:
@@ -222,14 +216,14 @@ class Seen:
             g = nxt
         return g, False
 
-    def _walk_rivals(self, g: Game, rng: random.Random) -> None:
-        """The rivals still in their secret step may have moved unseen since the last entry."""
+    def _walk_rivals(self, g: Game, rng: random.Random) -> Game:
+        """`g` after the unseen moves the rivals still in their secret step may have made since
+        the last entry."""
         if self.seat not in g.actors():
-            return
+            return g
         for r in self._rivals(g):
-            new = self.walk(g, r, rng)
-            if new is not g:
-                g.__dict__ = new.__dict__
+            g = self.walk(g, r, rng)
+        return g
 
     def _sample(self, rng: random.Random) -> tuple[Game, bool]:
         g = clone(self._known)

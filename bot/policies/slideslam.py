@@ -19,25 +19,39 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
     return score
 
 
+def board_view(g: Any) -> dict[str, Any]:
+    """The public view of a simulated game, with every die on the board: behind the Wall of
+    Unknowing (placement) the public sees none, so each seat's placed dice are read through
+    that seat's own view (in a sampled game the rival's placement is a sample)."""
+    v = g.view(None)
+    if v["phase"] != "placement":
+        return v
+    dice = [d for s in range(g.players) for d in g.view(s)["dice"]]
+    return dict(v, dice=sorted(dice, key=lambda d: d["letter"]))
+
+
 def evaluate_state(g: Any, seat: int) -> float:
-    """The same score read straight from a simulated game (a view costs a millisecond here: it
-    computes every die's reach)."""
-    score = 0.0
-    for d in g.dice.values():
-        if d["square"] is None or d["health"] <= 0:
-            continue
-        w = d["health"] + 2.0
-        score += w if d["owner"] == seat else -w
-    return score
+    """`evaluate` on the whole board of a simulated game (`board_view`)."""
+    return evaluate(board_view(g), seat)
 
 
-def _targets(g: Any, k: str) -> list[str]:
-    """The enemy dice die `k`'s slam would hit (the rulebook's areas, read off the board)."""
+def _board(v: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The dice on the board in a view (after placement: every one), by letter."""
+    return {d["letter"]: d for d in v["dice"]}
+
+
+
+
+def _targets(v: dict[str, Any], k: str) -> list[str]:
+    """The enemy dice die `k`'s slam would hit (the rulebook's areas, read off the board of
+    the public view `v`)."""
     from bot.engine.slideslam import board
-    d = g.dice[k]
-    area = board.slam_area(d["square"], d["health"] == SUPER_SLAM_HEALTH, g.columns, g.rows)
-    occ = {e["square"]: j for j, e in g.dice.items() if e["square"] is not None}
-    return [occ[sq] for sq in area if sq in occ and g.dice[occ[sq]]["owner"] != d["owner"]]
+    dice = _board(v)
+    d = dice[k]
+    area = board.slam_area(d["square"], d["health"] == SUPER_SLAM_HEALTH, v["columns"],
+                           v["rows"])
+    occ = {e["square"]: j for j, e in dice.items()}
+    return [occ[sq] for sq in area if sq in occ and dice[occ[sq]]["owner"] != d["owner"]]
 
 
 def must(g: Any, seat: int, legal: list[str]) -> str | None:
@@ -46,22 +60,26 @@ def must(g: Any, seat: int, legal: list[str]) -> str | None:
     issue #28 greedy check: 20 kills passed up in 2,617 slam steps). The slam destroying the
     most dice, then dealing the most damage; predicted (the Power Token spent, so no Bend can
     save a die) when it wins the game outright."""
-    if g.outcome() is not None or getattr(g, "phase", None) != "slam":
+    if g.outcome() is not None:
         return None
-    foe_dice = [k for k, d in g.dice.items() if d["owner"] != seat and d["square"]]
+    v = g.view(None)
+    if v["phase"] != "slam":
+        return None
+    dice = _board(v)
+    foe_dice = [k for k, d in dice.items() if d["owner"] != seat]
+    occ = {d["square"]: k for k, d in dice.items()}
     best, best_key = None, (0, 0)
     for m in legal:
         words = m.split()
         if words[0] != "slam" or "predict" in words:
             continue
-        occ = {d["square"]: k for k, d in g.dice.items() if d["square"] is not None}
         k = occ.get(words[1])
         if k is None:
             continue
-        dmg = SUPER_DAMAGE if g.dice[k]["health"] == SUPER_SLAM_HEALTH else NORMAL_DAMAGE
-        targets = g.slam_targets(k)
-        kills = sum(1 for t in targets if g.dice[t]["health"] <= dmg)
-        key = (kills, sum(min(dmg, g.dice[t]["health"]) for t in targets))
+        dmg = SUPER_DAMAGE if dice[k]["health"] == SUPER_SLAM_HEALTH else NORMAL_DAMAGE
+        targets = _targets(v, k)
+        kills = sum(1 for t in targets if dice[t]["health"] <= dmg)
+        key = (kills, sum(min(dmg, dice[t]["health"]) for t in targets))
         if kills and key > best_key:
             best, best_key = m, key
             if kills == len(foe_dice) and f"{m} predict" in legal:
@@ -80,18 +98,19 @@ def greedy_value(g: Any, seat: int) -> float | None:
     from .seen import clone, play
     if g.outcome() is not None:
         return score(g, seat)
-    if g.phase == "response" and g.pending and g.pending["attacker"] == seat:
+    phase = g.current_phase()
+    if phase == "response" and (g.view(None)["pending"] or {}).get("attacker") == seat:
         t = clone(g)
         play(t, 1 - seat, "pass")
         return score(t, seat)
-    if g.phase == "slam" and seat in g.actors():
+    if phase == "slam" and seat in g.actors():
         best = None
         for m in g.legal(seat):
             if m.split()[0] not in ("slam", "end"):
                 continue
             t = clone(g)
             play(t, seat, m)
-            v = greedy_value(t, seat) if t.phase == "response" else score(t, seat)
+            v = greedy_value(t, seat) if t.current_phase() == "response" else score(t, seat)
             best = v if best is None else max(best, v)
         return best
     return None
@@ -111,18 +130,23 @@ def threat(g: Any, attacker: int) -> float:
     """The most `attacker`'s next turn can take off the other side, in evaluation points (a
     die's health lost, 2 more for a die destroyed; 1000 for the last one): over its dice that
     may slam, each from its square or any it can slide to."""
+    return _threat(board_view(g), attacker)
+
+
+def _threat(v: dict[str, Any], attacker: int) -> float:
+    """`threat` read off `board_view` `v`."""
     from bot.engine.slideslam import board
     from bot.engine.slideslam.data import AWAKENED_STEPS
-    victim = {d["square"]: d["health"] for d in g.dice.values()
-              if d["square"] is not None and d["owner"] != attacker}
+    dice = v["dice"]
+    victim = {d["square"]: d["health"] for d in dice if d["owner"] != attacker}
     if not victim:
         return 0.0
-    blocked = {d["square"] for d in g.dice.values() if d["square"] is not None}
-    cols, rows = g.columns, g.rows
-    stun = g.options.get("stun")
+    blocked = {d["square"] for d in dice}
+    cols, rows = v["columns"], v["rows"]
+    stun = v["options"].get("stun")
     best = 0.0
-    for d in g.dice.values():
-        if d["owner"] != attacker or d["square"] is None or (stun and d.get("stunned")):
+    for d in dice:
+        if d["owner"] != attacker or (stun and d.get("stunned")):
             continue
         sup = d["health"] == SUPER_SLAM_HEALTH
         dmg = SUPER_DAMAGE if sup else NORMAL_DAMAGE
@@ -151,25 +175,34 @@ def _after_turn(g: Any, seat: int, weight: float) -> float:
     from . import score
     if g.outcome() is not None:
         return score(g, seat)
-    return (score(g, seat) - weight * threat(g, 1 - seat)
-            + REACH_WEIGHT * min(threat(g, seat), 20.0))
+    v = board_view(g)
+    return (evaluate(v, seat) - weight * _threat(v, 1 - seat)
+            + REACH_WEIGHT * min(_threat(v, seat), 20.0))
+
+
+def _slams_nothing(v: dict[str, Any], m: str) -> bool:
+    """Is `m` a slam that hits no enemy die (the same as `end`)?"""
+    words = m.split()
+    if words[0] != "slam":
+        return False
+    occ = {d["square"]: d["letter"] for d in v["dice"]}
+    return not _targets(v, occ[words[1]])
 
 
 def _best_slam(g: Any, seat: int, weight: float) -> tuple[float, str]:
     """The best way to finish the turn from the slam step: a slam (landing) or `end`."""
     from .seen import clone, play
     best_v, best = -1e9, "end"
+    board = g.view(None)
     for m in g.legal(seat):
         words = m.split()
         if words[0] not in ("slam", "end") or "predict" in words:
             continue
-        if words[0] == "slam":
-            occ = {d["square"]: k for k, d in g.dice.items() if d["square"] is not None}
-            if not g.slam_targets(occ[words[1]]):
-                continue   # hits nothing: the same as `end`
+        if _slams_nothing(board, m):
+            continue
         t = clone(g)
         play(t, seat, m)
-        if t.outcome() is None and t.phase == "response":
+        if t.outcome() is None and t.current_phase() == "response":
             play(t, 1 - seat, "pass")
         v = _after_turn(t, seat, weight)
         if v > best_v + 1e-9:
@@ -184,13 +217,14 @@ def plan_turn(g: Any, seat: int, legal: list[str], rng: Any, weight: float = REP
     from .seen import clone, play
     if g.outcome() is not None or seat not in g.actors():
         return None
-    if g.phase == "response":
+    now = g.view(None)
+    if now["phase"] == "response":
         return _answer(g, seat, legal)
-    if g.current != seat:
+    if now["current"] != seat:
         return None
-    if g.phase == "slam":
+    if now["phase"] == "slam":
         return _best_slam(g, seat, weight)[1]
-    if g.phase != "slide":
+    if now["phase"] != "slide":
         return None
     scored = []
     for m in legal:
@@ -198,7 +232,7 @@ def plan_turn(g: Any, seat: int, legal: list[str], rng: Any, weight: float = REP
             continue
         t = clone(g)
         play(t, seat, m)
-        if t.outcome() is None and t.phase == "slam" and t.current == seat:
+        if t.outcome() is None and _turn_goes_on(t, seat):
             v = _best_slam(t, seat, weight)[0]
         else:
             v = _after_turn(t, seat, weight)
@@ -209,16 +243,22 @@ def plan_turn(g: Any, seat: int, legal: list[str], rng: Any, weight: float = REP
     return rng.choice(sorted(m for v, m in scored if v >= top - 1e-9))
 
 
+def _turn_goes_on(t: Any, seat: int) -> bool:
+    """After a slide: is it still `seat`'s turn, at the slam step?"""
+    v = t.view(None)
+    return v["phase"] == "slam" and v["current"] == seat
+
+
 def _answer(g: Any, seat: int, legal: list[str]) -> str | None:
     """Answering a slam: bend it off the healthiest die it would destroy (the Power Token
     is spent once: on a die, never on a scratch), else let it land."""
-    p = g.pending
+    p = g.view(None)["pending"]
     if not p or p.get("defender") != seat:
         return None
-    doomed = [t for t in p["targets"] if g.dice[t]["health"] <= p["damage"]]
+    doomed = [t for t in p["targets"] if t["health"] <= p["damage"]]
     if doomed:
-        t = max(doomed, key=lambda k: (g.dice[k]["health"], k))
-        m = f"bend {g.dice[t]['square']}"
+        t = max(doomed, key=lambda d: (d["health"], d["die"]))
+        m = f"bend {t['square']}"
         if m in legal:
             return m
     return "pass" if "pass" in legal else None
@@ -241,22 +281,21 @@ def _turns(g: Any, seat: int) -> list[tuple[float, str, Any]]:
 
     def finish(t: Any, first: str) -> list[tuple[float, str, Any]]:
         out = []
+        board = t.view(None)
         for m in t.legal(seat):
             words = m.split()
             if words[0] not in ("slam", "end") or "predict" in words:
                 continue
-            if words[0] == "slam":
-                occ = {d["square"]: k for k, d in t.dice.items() if d["square"] is not None}
-                if not t.slam_targets(occ[words[1]]):
-                    continue
+            if _slams_nothing(board, m):
+                continue
             u = clone(t)
             play(u, seat, m)
-            if u.outcome() is None and u.phase == "response":
+            if u.outcome() is None and u.current_phase() == "response":
                 play(u, 1 - seat, "pass")
             out.append((_after_turn(u, seat, REPLY_WEIGHT), first or m, u))
         return out
 
-    if g.phase == "slam":
+    if g.current_phase() == "slam":
         return finish(g, "")
     out = []
     for m in g.legal(seat):
@@ -264,7 +303,7 @@ def _turns(g: Any, seat: int) -> list[tuple[float, str, Any]]:
             continue
         t = clone(g)
         play(t, seat, m)
-        if t.outcome() is None and t.phase == "slam" and t.current == seat:
+        if t.outcome() is None and _turn_goes_on(t, seat):
             out += finish(t, m)
         else:
             out.append((_after_turn(t, seat, REPLY_WEIGHT), m, t))
@@ -281,7 +320,7 @@ def _reply(g: Any, rival: int, rng: Any) -> None:
         if not actors:
             return
         actor = actors[0]
-        if actor != rival and g.phase != "response":
+        if actor != rival and g.current_phase() != "response":
             return
         legal = g.legal(actor)
         m = plan_turn(g, actor, legal, rng) or ("pass" if "pass" in legal else legal[-1])
@@ -294,9 +333,10 @@ def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -
     seat = policy.seen.seat
     if g.outcome() is not None or seat not in g.actors():
         return None
-    if g.phase == "response":
+    now = g.view(None)
+    if now["phase"] == "response":
         return _answer(g, seat, legal)
-    if g.current != seat or g.phase not in ("slide", "slam"):
+    if now["current"] != seat or now["phase"] not in ("slide", "slam"):
         return None
     turns = _turns(g, seat)
     if not turns:

@@ -43,13 +43,8 @@ def evaluate(view: dict[str, Any], seat: int) -> float:
 
 
 def evaluate_state(g: Any, seat: int) -> float:
-    def strength(s: dict[str, Any]) -> float:
-        slashes = sum(sum(c["slashes"]) for c in s["cards"])
-        out = sum(1 for c in s["cards"] if c["out"])
-        return -float(slashes) - 8.0 * out - (60.0 if s["out"] else 0.0)
-    mine = strength(g.seats[seat])
-    others = [strength(s) for i, s in enumerate(g.seats) if i != seat]
-    return mine - max(others) if others else mine
+    """`evaluate` on the public view (slashes, cards out and who stands are all public)."""
+    return evaluate(g.view(None), seat)
 
 # The dice choice and the post-roll plan are the game, and both are secret steps: the search
 # samples the rivals' choices and plays the round out (roll, plans, attacks) with greedy turns.
@@ -76,44 +71,52 @@ SPECIALS = ("collating-claw", "number-cruncher")  # fallbacks when the chosen on
 
 def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng: Any) -> str | None:
     """The hard player's move, from a game rebuilt from the seat's record: only the seat's own
-    dice, plans and the public cards are read (the rival's secret choices there are samples)."""
+    view of it is read (the rival's secret choices there are samples)."""
     g = policy.seen.determinize(rng)
     seat = policy.seen.seat
-    if g.phase == "choose":
-        return _dice(g, seat, legal, rng)
-    if g.phase == "window":
+    v = g.view(seat)
+    if v["phase"] == "choose":
+        return _dice(v, seat, legal, rng)
+    if v["phase"] == "window":
         return _window(g, seat, legal)
-    if g.stage == "slash":
+    stage = (v["pending"] or {}).get("stage")
+    if stage == "slash":
         return _slash(legal)
-    if g.stage == "special":
+    if stage == "special":
         return _special(legal)
-    if g.stage == "redirect":
-        return f"target @{_weakest(g, seat, rng) + 1}"
+    if stage == "redirect":
+        return f"target @{_weakest(v, seat, rng) + 1}"
     return None
 
 
-def _room(g: Any, t: int) -> int:
-    return sum(2 - n for n in g.fighter(t)["slashes"])
+def _card(v: dict[str, Any], t: int) -> dict[str, Any]:
+    """Seat `t`'s card in play, from a view."""
+    f = v["fighters"][t]
+    return f["cards"][f["active"]]
 
 
-def _weakest(g: Any, seat: int, rng: Any = None) -> int:
+def _room(v: dict[str, Any], t: int) -> int:
+    return sum(2 - n for n in _card(v, t)["slashes"])
+
+
+def _weakest(v: dict[str, Any], seat: int, rng: Any = None) -> int:
     """The standing rival closest to defeat (a fighter down strikes no more). Equals are
     drawn by `rng`: by seat order every bot would pile on seat 1 first, then seat 2 (in 4-player
     hard self-play seats 1 and 2 then won no fight of 100)."""
-    rivals = [t for t in g.standing() if t != seat]
+    rivals = [f["seat"] for f in v["fighters"] if f["standing"] and f["seat"] != seat]
     if rng is not None:
         rng.shuffle(rivals)
-    return min(rivals, key=lambda t: _room(g, t))
+    return min(rivals, key=lambda t: _room(v, t))
 
 
-def _dice(g: Any, seat: int, legal: list[str], rng: Any) -> str | None:
+def _dice(v: dict[str, Any], seat: int, legal: list[str], rng: Any) -> str | None:
     dice = [m for m in legal if m.startswith("dice ")]
     if not dice:
         return None
     # the engine lists the dice choices most dice first: the first is the whole supply
     whole = dice[0].split(" @")[0]
-    if g.need_target():
-        aimed = f"{whole} @{_weakest(g, seat, rng) + 1}"
+    if v["need_target"]:
+        aimed = f"{whole} @{_weakest(v, seat, rng) + 1}"
         if aimed in legal:
             return aimed
     return whole if whole in legal else dice[0]
@@ -140,65 +143,69 @@ def landed(card: dict[str, Any], attacks: list[tuple[int, int]]) -> int:
     return hits
 
 
-def _target(g: Any, seat: int) -> int:
-    """Whom our attacks go to: our target while it stands, else the weakest rival."""
-    t = g.seats[seat]["target"]
-    return _weakest(g, seat) if t is None or g.seats[t]["out"] else t
+def _target(v: dict[str, Any], seat: int) -> int:
+    """Whom our attacks go to: our target while it stands, else the weakest rival (our own
+    view shows our target)."""
+    t = v["fighters"][seat]["target"]
+    return _weakest(v, seat) if t is None or not v["fighters"][t]["standing"] else t
 
 
-def _hits(g: Any, seat: int, plan: dict[str, Any]) -> int:
-    """Slashes the plan lands on our target's card (before the rival's own attacks)."""
-    return landed(g.fighter(_target(g, seat)),
-                  [(a["height"], a["width"]) for a in g.plan_sets(seat, plan)])
+def _hits(v: dict[str, Any], seat: int, plan: dict[str, Any] | None = None) -> int:
+    """Slashes our plan (in our view `v`, or the `plan` of a view after another step) lands
+    on our target's card in `v` (before the rival's own attacks)."""
+    plan = v["fighters"][seat]["plan"] if plan is None else plan
+    return landed(_card(v, _target(v, seat)),
+                  [(a["height"], a["width"]) for a in plan["attacks"]])
 
 
-def _best_step(g: Any, seat: int, legal: list[str], verb: str, plan: dict[str, Any],
-               fold) -> str | None:
-    """The `verb` step that lands more than the plan does now, the most of them; None."""
-    steps = g.window_moves(seat)
-    best, most = None, _hits(g, seat, plan)
+def _best_step(g: Any, v: dict[str, Any], seat: int, legal: list[str], verb: str
+               ) -> str | None:
+    """The `verb` step that lands more than the plan does now, the most of them; None. Each
+    step is taken on a copy of `g` (whose view for us is `v`), and the plan it leaves read
+    from that copy's view for us."""
+    best, most = None, _hits(v, seat)
     for m in legal:
         if m.split(" ", 1)[0] != verb or m.startswith("intimidate partner"):
             continue
-        hits = _hits(g, seat, fold(plan, steps[m]))
+        t = clone(g)
+        play(t, seat, m)
+        hits = _hits(v, seat, t.view(seat)["fighters"][seat]["plan"])
         if hits > most:
             best, most = m, hits
     return best
 
 
 def _window(g: Any, seat: int, legal: list[str]) -> str | None:
-    plan = g.plan(seat)
+    v = g.view(seat)
     # The set (without Multiple Attacks) and the claw come before any intimidation.
-    move = _best_step(g, seat, legal, "set", plan,
-                      lambda p, s: dict(p, chosen=s["height"]))
-    move = move or _best_step(g, seat, legal, "claw", plan,
-                              lambda p, s: dict(p, claw={"set": s["set"], "swap": s["swap"]}))
+    move = _best_step(g, v, seat, legal, "set")
+    move = move or _best_step(g, v, seat, legal, "claw")
     if move is None:
-        move = _intimidation(g, seat, legal, plan)
+        move = _intimidation(g, v, seat, legal)
     if move is None and PLAN["aside"]:
         move = next((m for m in legal if m.startswith("combo ")), None)
     return move or ("done" if "done" in legal else None)
 
 
-def _intimidation(g: Any, seat: int, legal: list[str], plan: dict[str, Any]) -> str | None:
+def _intimidation(g: Any, v: dict[str, Any], seat: int, legal: list[str]) -> str | None:
     """The first intimidation of a run that finishes the rival's card this round; None."""
-    need = _room(g, _target(g, seat))
-    if _hits(g, seat, plan) >= need:
+    need = _room(v, _target(v, seat))
+    if _hits(v, seat) >= need:
         return None
-    fold = lambda p, s: dict(p, intimidate=p["intimidate"] + [  # noqa: E731
-        {"card": s["card"], "value": s["value"]}])
-    first = _best_step(g, seat, legal, "intimidate", plan, fold)
+    first = _best_step(g, v, seat, legal, "intimidate")
     if first is None:
         return None
-    # Follow the run on a copy of the plan: the first step is worth it only if the run ends
-    # the rival's card.
+    # Follow the run on a copy: the first step is worth it only if the run ends the rival's
+    # card.
     trial = clone(g)
     play(trial, seat, first)
-    while _hits(trial, seat, trial.plan(seat)) < need:
-        step = _best_step(trial, seat, trial.legal(seat), "intimidate", trial.plan(seat), fold)
+    tv = trial.view(seat)
+    while _hits(tv, seat) < need:
+        step = _best_step(trial, tv, seat, trial.legal(seat), "intimidate")
         if step is None:
             return None
         play(trial, seat, step)
+        tv = trial.view(seat)
     return first
 
 
@@ -212,6 +219,8 @@ def _special(legal: list[str]) -> str | None:
 def greedy_value(g: Any, seat: int) -> float | None:
     """A position for the greedy baseline: in the window, the slashes our plan lands on our
     target count as landed already (the window's plans resolve without another choice)."""
-    if g.outcome() is None and g.phase == "window":
-        return evaluate_state(g, seat) + _hits(g, seat, g.plan(seat))
+    if g.outcome() is None:
+        v = g.view(seat)
+        if v["phase"] == "window":
+            return evaluate(v, seat) + _hits(v, seat)
     return None

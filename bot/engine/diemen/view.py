@@ -23,7 +23,8 @@ set-up not yet revealed, which appears only in its owner's `my_setup`):
 - `supply`: customers left in the shared supply.
 - `turn_info` (None outside a turn): `declared` (None until declared), `bonus`, `resolved`,
   `remaining`, `moved`, `stand_locked` (started the turn with a Super Sale Banner up),
-  `bonus_allowed`, `super_sale_allowed`, `attract` (customers still to place).
+  `bonus_allowed`, `super_sale_allowed`, `attract` (customers still to place), `placed`
+  (the spots banners were put on in this Reposition: each banner moves once).
 - `flick` (None unless a flick is in progress): `number` (1-based), `of`, `mode`, `called`,
   `target` (simulated aim), `marks` (physical report being built), `report` (the report under
   review: {"value", "off", "fell"}), `disputed`, `proposal` (mode proposed, awaiting the
@@ -135,7 +136,7 @@ def build(game: "DieMen", player: int | None) -> dict[str, Any]:
                      "moved": t["moved"], "stand_locked": t["ssb_at_start"] > 0,
                      "bonus_allowed": game.bonus_allowed(),
                      "super_sale_allowed": game.super_sale_allowed(),
-                     "attract": t["attract"]}
+                     "attract": t["attract"], "placed": list(t["placed"])}
         f = t["flick"]
         if f is not None:
             sim = f["sim"]
