@@ -718,9 +718,12 @@ class GameCog(commands.GroupCog):
             [game.view(seat), game.legal(seat) if seat in game.actors() else None, version],
             sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-    async def bare_panel(self, row: GameRow, game: Game, seat: int) -> Panel:
-        """The seat's panel before its picture is drawn: enough to tell whether it changed."""
-        panel = self.panel(row, game, seat, await self.bot.tables.panel_version(row.id, seat))
+    async def bare_panel(self, row: GameRow, game: Game, seat: int,
+                         version: str | None = None) -> Panel:
+        """The seat's panel before its picture is drawn: enough to tell whether it changed
+        (`version`: its `p<n>`, when already read)."""
+        panel = self.panel(row, game, seat,
+                           version or await self.bot.tables.panel_version(row.id, seat))
         if panel.accent is None:  # a private panel wears its seat's colour
             panel.accent = rendering.colours.accent(seat)
         return panel
@@ -821,7 +824,7 @@ class GameCog(commands.GroupCog):
                 return
             # The picture is drawn only once it is known to be sent (a panel that did not
             # change is not edited, and a closed DM gets no picture).
-            panel = self.panel(row, game, seat, version)
+            panel = await self.bare_panel(row, game, seat, version)
             view_sig = self.view_signature(game, seat)
             sig = panel.signature() + view_sig
             panel.content = (notes + "\n\n" if notes else "") + panel.content
