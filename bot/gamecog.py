@@ -887,7 +887,11 @@ class GameCog(commands.GroupCog):
             await retrying(lambda: channel.send(
                 f"{mention(uid)}, {why}, so your secret panel is here (only you will see it):",
                 view=view_of(PanelButton(row.id)),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(uid)])))
+                # Closed DMs are told once, beside the new turn's card that pinged them: no
+                # second ping for the same turn. A DM that failed mid-turn pings: nothing else
+                # told them.
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(uid)] if failed else False)))
         except discord.HTTPException:
             log.warning("game %s: could not offer seat %s its panel", row.id, seat + 1)
             return False

@@ -149,6 +149,13 @@ async def test_closed_dms_fall_back_to_an_ephemeral_panel(fake, world):
                 if "your secret panel is here" in (m.content or "")]
     assert len(fallback) == 1 and world.bob.mention in fallback[0].content
     assert f"g:{row.id}:-:pn" in fallback[0].custom_ids
+    # told, not pinged again: the game's first card, just above, pinged him for this turn
+    said = [r for r in fake.requests if r.args.get("channel_id") == row.thread_id
+            and "your secret panel is here" in (r.body.get("content") or "")]
+    mentions = said[0].body["allowed_mentions"] if said else {}
+    assert said and not mentions.get("users") and "users" not in mentions.get("parse", [])
+    card = next(m for m in fake.messages_in(row.thread_id) if m.id != fallback[0].id)
+    assert world.bob.mention in card.content
     new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.bob))
     [panel] = [r for r in new if r.ephemeral]
     assert "(Bob)" in panel.content

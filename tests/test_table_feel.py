@@ -98,13 +98,11 @@ MISSED: dict[tuple[str, str], str] = {
     ("kaploom", "dm_sends_edits"):
         "8.38 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "pngs"):
-        "2.81 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "2.05 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "dm_sends_edits"):
         "9.26 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "pngs"):
-        "2.26 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("tradeshowdown-4", "pings"):
-        "1.35 pings/seat turn (goal ≤ 1.0); issue #22 item 4",
+        "1.68 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "dm_sends_edits"):
         "2.46 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "pngs"):
