@@ -368,41 +368,54 @@ class Lobby:
         person = interaction.user
         if person.bot:
             raise RuleError("Bots don't play dice.")
-        mine = [r for r in await self.store.games_of_user(person.id)
-                if r.extra.get(practice.PRACTICE_KEY) and me.id in r.players]
-        if len(mine) >= practice.MAX_OPEN:
-            raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
-                            f"{practice.MAX_OPEN}). Finish one, or resign it with "
-                            "`/games resign`, then start another.")
+        await self.check_practice_room(person.id, "start another")
         note = f" {cls.PRACTICE_NOTE}" if cls.PRACTICE_NOTE else ""
-        if home is None:
-            # The table is this channel: say so first, so the table's first message is a
-            # follow-up of its own (bot/carrier.py) and comes right below.
-            await interaction.response.send_message(
-                f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: the table is "
-                f"below.{note} Good luck!", ephemeral=True)
-        else:
+        if home is not None:
             perms = home.permissions_for(home.guild.me)
             if not (perms.create_public_threads and perms.send_messages_in_threads):
                 raise RuleError("I can't create a thread in this channel. Give me the Create "
                                 "Public Threads and Send Messages in Threads permissions, then "
                                 "try again.")
-            # Thinking, privately: the thread is the public part, and a late refusal stays
-            # private.
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
-        names = [safe_name(person.display_name)] + (
-            [bot_name] if n == 2 else [f"{bot_name} {i}" for i in range(1, n)])
+        await begin_practice(interaction, home is None,
+                             f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: the "
+                             f"table is below.{note} Good luck!")
+        players = [person.id] + [me.id] * (n - 1)
         played, thread = await self.open_game(
-            interaction, kind, [person.id] + [me.id] * (n - 1), options,
-            guild_id=interaction.guild_id,
-            channel_id=home.id if home else interaction.channel_id, names=names,
-            extra={practice.PRACTICE_KEY: level}, label=" (practice)")
+            interaction, kind, players, options, guild_id=interaction.guild_id,
+            channel_id=home.id if home else interaction.channel_id,
+            names=self.practice_names(players, person), extra={practice.PRACTICE_KEY: level},
+            label=" (practice)")
         if thread is None:
             return
         await interaction.followup.send(
             f"🎯 Practice **{cls.TITLE}** against me, level **{level}**: game #{played.row.id} "
             f"is on in {thread.mention}.{note} Good luck!", ephemeral=True)
+
+    async def check_practice_room(self, user_id: int, then: str) -> None:
+        """One person has at most practice.MAX_OPEN practice games open at once; `then`: what
+        they may do once one is closed ("start another")."""
+        me = self.bot.user
+        mine = [r for r in await self.store.games_of_user(user_id)
+                if r.extra.get(practice.PRACTICE_KEY) and me.id in r.players]
+        if len(mine) >= practice.MAX_OPEN:
+            raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
+                            f"{practice.MAX_OPEN}). Finish one, or resign it with "
+                            f"`/games resign`, then {then}.")
+
+    def practice_names(self, players: list[int], person: discord.abc.User) -> list[str]:
+        """The seats' names of a practice game: the person's, and the bot's (numbered when it
+        takes several seats)."""
+        me = self.bot.user
+        bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
+        bots = sum(1 for u in players if u == me.id)
+        names, k = [], 0
+        for uid in players:
+            if uid == me.id:
+                k += 1
+                names.append(bot_name if bots == 1 else f"{bot_name} {k}")
+            else:
+                names.append(safe_name(person.display_name))
+        return names
 
     @staticmethod
     def _home(interaction: discord.Interaction) -> discord.TextChannel | None:
@@ -491,3 +504,14 @@ class Lobby:
 def on_at(thread: discord.Thread | None) -> str:
     """Where a game that just started is: its thread, or right here."""
     return f"in {thread.mention}" if thread is not None else "here: its table is below"
+
+
+async def begin_practice(interaction: discord.Interaction, here: bool, text: str) -> None:
+    """Answer the start of a practice game. Played right here (bot/place.py): say `text` first,
+    so the table's first message is a follow-up of its own (bot/carrier.py), right below. In a
+    thread: think, privately (the thread is the public part, and a late refusal stays
+    private)."""
+    if here:
+        await interaction.response.send_message(text, ephemeral=True)
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)

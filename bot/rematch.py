@@ -16,7 +16,7 @@ import discord
 from . import place, practice
 from .engine import load
 from .engine.core import RuleError
-from .names import safe_name
+from .lobby import CHALLENGE_SECONDS, begin_practice
 from .ui import guarded
 
 # A rematch already asked for (or started) from this game: its challenge id, on the old game.
@@ -94,7 +94,7 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
     cid = await store.create_challenge(
         row.kind, row.guild_id, row.channel_id, user.id, players, options, len(players),
         len(players),
-        time.time() + lobby_seconds(), note=note)
+        time.time() + CHALLENGE_SECONDS, note=note)
     await store.update_extra(row.id, **{REMATCH_KEY: cid})
     ch = await store.get_challenge(cid)
     if home is None:
@@ -117,39 +117,14 @@ async def ask(interaction: discord.Interaction, game_id: int) -> None:
         "has accepted.", ephemeral=True)
 
 
-def lobby_seconds() -> int:
-    from .lobby import CHALLENGE_SECONDS
-    return CHALLENGE_SECONDS
-
-
 async def _practice_rematch(interaction: discord.Interaction, row: Any, players: list[int],
                             options: dict[str, Any], level: str) -> None:
     """Against the practice bot: it accepts at once; the same level, seats rotated."""
     bot = interaction.client
-    me = bot.user
-    person = interaction.user
-    mine = [r for r in await bot.store.games_of_user(person.id)
-            if r.extra.get(practice.PRACTICE_KEY) and me.id in r.players]
-    if len(mine) >= practice.MAX_OPEN:
-        raise RuleError(f"You have {len(mine)} practice games open already (most at once: "
-                        f"{practice.MAX_OPEN}). Finish one, or resign it with `/games resign`, "
-                        "then ask for the rematch again.")
-    if place.of_row(row) != place.THREAD:
-        # Played right in this channel: say so first, so the new table's first message is a
-        # follow-up of its own (bot/carrier.py), right below.
-        await interaction.response.send_message(
-            f"🔁 Rematch against me, level **{level}**: the table is below.", ephemeral=True)
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    bot_name = safe_name(getattr(me, "display_name", None) or me.name, "Referee")
-    bots = sum(1 for u in players if u == me.id)
-    names, k = [], 0
-    for uid in players:
-        if uid == me.id:
-            k += 1
-            names.append(bot_name if bots == 1 else f"{bot_name} {k}")
-        else:
-            names.append(safe_name(person.display_name))
+    await bot.lobby.check_practice_room(interaction.user.id, "ask for the rematch again")
+    await begin_practice(interaction, place.of_row(row) != place.THREAD,
+                         f"🔁 Rematch against me, level **{level}**: the table is below.")
+    names = bot.lobby.practice_names(players, interaction.user)
     played, thread = await bot.lobby.open_game(
         interaction, row.kind, players, options, guild_id=row.guild_id,
         channel_id=row.channel_id, names=names, extra={practice.PRACTICE_KEY: level},
