@@ -68,6 +68,16 @@ async def start_here(fake, world, kind="slideslam", **options):
     return gdm, row, users
 
 
+async def takeaway_here(fake, world, channel):
+    """Alice challenges Bob to the test game in `channel`, he accepts: the game's row."""
+    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
+                                 channel=channel, opponent=world.bob, pile=9))
+    lobby = fake.messages_in(channel)[-1]
+    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
+                                             if c.endswith(":accept")), user=world.bob))
+    return await fake.bot.store.latest_game_in(channel.id, "takeaway")
+
+
 def card(fake, gdm):
     return next(m for m in reversed(fake.messages_in(gdm)) if m.custom_ids and any(
         ":ct" in c or ":mv:" in c or ":pn" in c for c in m.custom_ids))
@@ -110,12 +120,7 @@ async def test_claim_timeout_before_time_is_refused_with_when(fake, world):
 
 async def test_a_lost_follow_up_is_drawn_by_the_next_interaction(fake, world):
     gdm = where(fake, world, "group DM", 2)
-    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice, channel=gdm,
-                                 opponent=world.bob, pile=9))
-    lobby = fake.messages_in(gdm)[-1]
-    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
-                                             if c.endswith(":accept")), user=world.bob))
-    row = await fake.bot.store.latest_game_in(gdm.id, "takeaway")
+    row = await takeaway_here(fake, world, gdm)
     first = card(fake, gdm)
     assert "game #" in first.content
     # Every token the table holds goes stale (16 minutes of Discord's clock): the move stands,
@@ -144,12 +149,7 @@ async def test_replies_made_private_by_the_server_leave_the_game_intact(fake, wo
     their user only. The table's card is not the table's then; the game stands, and a click is
     told what to do instead of seeing nothing."""
     lounge = where(fake, world, "server without the bot", 2)
-    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
-                                 channel=lounge, opponent=world.bob, pile=9))
-    lobby = fake.messages_in(lounge)[-1]
-    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
-                                             if c.endswith(":accept")), user=world.bob))
-    row = await fake.bot.store.latest_game_in(lounge.id, "takeaway")
+    row = await takeaway_here(fake, world, lounge)
     first = card(fake, lounge)
     fake.external_apps_off(lounge)
     take = next(c for c in first.custom_ids if c.endswith(":mv:take 2"))
@@ -205,12 +205,7 @@ async def test_a_token_past_its_five_follow_ups_leaves_the_book(fake, world):
     import discord
     from bot import carrier
     lounge = where(fake, world, "server without the bot", 2)
-    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice,
-                                 channel=lounge, opponent=world.bob, pile=9))
-    lobby = fake.messages_in(lounge)[-1]
-    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
-                                             if c.endswith(":accept")), user=world.bob))
-    row = await fake.bot.store.latest_game_in(lounge.id, "takeaway")
+    row = await takeaway_here(fake, world, lounge)
     unreachable = place.Unreachable(lounge.id)
     sent = []
     with pytest.raises(discord.Forbidden):
@@ -227,11 +222,7 @@ async def test_a_token_past_its_five_follow_ups_leaves_the_book(fake, world):
 async def test_a_typed_move_there_answers_in_one_message_and_carries_the_card(fake, world):
     gdm = where(fake, world, "group DM", 2)
     fake.user_install(world.bob)
-    await fake.invoke(fake.slash(fake.bot, "takeaway challenge", user=world.alice, channel=gdm,
-                                 opponent=world.bob, pile=9))
-    lobby = fake.messages_in(gdm)[-1]
-    await fake.invoke(fake.click(lobby, next(c for c in lobby.custom_ids
-                                             if c.endswith(":accept")), user=world.bob))
+    await takeaway_here(fake, world, gdm)
     new = await fake.invoke(fake.slash(fake.bot, "takeaway move", user=world.bob, channel=gdm,
                                        move="take 3"))
     assert any("not your move" in r.content for r in new if r.route.endswith("@original"))
