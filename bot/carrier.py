@@ -138,8 +138,13 @@ async def send(client: Any, game_id: int, channel: Any, make: Make,
                 log.info("game %s: a follow-up was made private by the server", game_id)
                 raise PrivateOnly()
             c.sent.add(message.id)
-            if c.game_id is None:  # the game it started: its book keeps it from now on
-                _remember(Carrier(game_id, ix, c.sent))
+            if c.game_id is None:
+                # The game it started: from now on this task carries that game, and the
+                # game's book keeps it (once).
+                bound = Carrier(game_id, ix, c.sent)
+                _remember(bound)
+                if _current.get() is c:
+                    _current.set(bound)
             return message
         except PrivateOnly:
             continue
