@@ -1273,26 +1273,22 @@ def _board_550(d: Draw, names: Sequence[str], duo: bool, words: str, base: bool 
     for i in range(0, len(names), 2):
         pair = names[i:i + 2]
         pw = half if len(pair) == 2 else w
-        bottoms = []
+        panels = []   # (x, title, sections, note) of each Super in the row
         for j, name in enumerate(pair):
             start = SUPERS[name]
             note = (f"{start.side} · {start.health} health · starts with "
                     + ", ".join(start.trait) + " + action die ["
                     + " ".join(start.action_faces) + "]")
-            acts = [a for a in SUPER_TABLE if a.board == name]
-            px = MARGIN + j * (half + REF_GAP)
-            bottoms.append(_ref_panel(None, px, y, pw, f"★ {name}", SUPER_C, [("", acts)],
-                                      extra_words, note))
+            panels.append((MARGIN + j * (half + REF_GAP), f"★ {name}",
+                           [("", [a for a in SUPER_TABLE if a.board == name])], note))
+        # Measured first, then drawn to the taller one's bottom: a row's panels end level.
+        bottom = max(_ref_panel(None, px, y, pw, title, SUPER_C, secs, extra_words, note)
+                     for px, title, secs, note in panels)
         if d is not None:
-            for j, name in enumerate(pair):
-                start = SUPERS[name]
-                note = (f"{start.side} · {start.health} health · starts with "
-                        + ", ".join(start.trait) + " + action die ["
-                        + " ".join(start.action_faces) + "]")
-                acts = [a for a in SUPER_TABLE if a.board == name]
-                _ref_panel(d, MARGIN + j * (half + REF_GAP), y, pw, f"★ {name}", SUPER_C,
-                           [("", acts)], extra_words, note, bottom=max(bottoms))
-        y = max(bottoms) + REF_GAP
+            for px, title, secs, note in panels:
+                _ref_panel(d, px, y, pw, title, SUPER_C, secs, extra_words, note,
+                           bottom=bottom)
+        y = bottom + REF_GAP
     if duo:
         y = _ref_panel(d, MARGIN, y, w, "DUO BOARD · 2 vs 2", DUO_C, [("", DUO_TABLE)],
                        extra_words, "between allies; fed by dice of either ally") + REF_GAP
