@@ -30,7 +30,7 @@ from typing import Any, Callable, Protocol
 from bot.engine import CHANCE
 from bot.engine.core import Game
 
-from .seen import Seen, Watch, clone, hidden_phases, play, seen_from_record
+from .seen import Seen, Watch, clone, hidden_phases, play, seen_from_record, tried
 
 LEVELS = ("random", "greedy", "easy", "normal", "hard")
 
@@ -123,10 +123,8 @@ def _best_after(g: Game, actor: Any, rng: random.Random, k: int,
     cands = legal if len(legal) <= k else rng.sample(legal, k)
     best, best_v = cands[0], -math.inf
     for m in cands:
-        t = clone(g)
-        try:
-            play(t, actor, m)
-        except Exception:
+        t = tried(g, actor, m)
+        if t is None:
             continue
         then(t)
         v = score(t, actor)
@@ -215,10 +213,8 @@ class GreedyPolicy:
         seeds = [rng.getrandbits(32) for _ in range(self.rolls)]
         vals: dict[str, float] = {}
         for m in cands:
-            g = clone(base)
-            try:
-                play(g, seat, m)
-            except Exception:
+            g = tried(base, seat, m)
+            if g is None:
                 continue
             if g.outcome() is None and g.actors() == [CHANCE]:
                 total = 0.0
@@ -284,10 +280,8 @@ class NormalPolicy:
         for m in cands:
             total, n = 0.0, 0
             for _ in range(self.samples):
-                g = clone(base)
-                try:
-                    play(g, self.seen.seat, m)
-                except Exception:
+                g = tried(base, self.seen.seat, m)
+                if g is None:
                     break
                 playout(g, self.seen.seat, rng, self.plies, own_greedy=True)
                 total += score(g, self.seen.seat)

@@ -10,7 +10,7 @@ from bot.engine import CHANCE
 from bot.engine.kaploom import combat
 from bot.engine.kaploom.data import ALL_ACTIONS, BLANK, ROUND_LIMIT
 
-from .seen import clone, play
+from .seen import clone, play, tried
 
 NORMAL = {"width": 10, "plies": 6}
 EASY = {"width": 4, "plies": 3}
@@ -268,10 +268,8 @@ def _power_up(g: Any, seat: int, legal: list[str], rng: Any) -> str:
     for m in order:
         if m == "done":
             continue
-        t = clone(g)
-        try:
-            play(t, seat, m)
-        except Exception:
+        t = tried(g, seat, m)
+        if t is None:
             continue
         _settle(t, rng)
         v = worth(t, seat)
@@ -343,10 +341,8 @@ def decide(g: Any, seat: int, legal: list[str], rng: Any) -> str | None:
         return None
     best, best_v = "lock", _placement_worth(g, seat)
     for m in _placings(g, seat, legal):
-        t = clone(g)
-        try:
-            play(t, seat, m)
-        except Exception:
+        t = tried(g, seat, m)
+        if t is None:
             continue
         v = _placement_worth(t, seat)
         if v > best_v + 1e-9:

@@ -49,6 +49,17 @@ def play(g: Game, actor: Any, move: str) -> None:
     g.simulate(actor, move)
 
 
+def tried(g: Game, actor: Any, move: str) -> Game | None:
+    """`g` after `move`, on a private copy; None when the move is refused (the broken copy
+    is thrown away)."""
+    t = clone(g)
+    try:
+        play(t, actor, move)
+    except Exception:
+        return None
+    return t
+
+
 WALK = 3   # unseen moves a rival may have made, at most, where its game does not say
 # Moves a rival's unseen walk never samples (taking back a step is no step: bot/policies)
 _NEVER = frozenset({"undo", "unplace", "unassign", "detach", "mode", "oops"})
@@ -157,10 +168,8 @@ class Seen:
         """The game after the first of `cands` (12 at most) that `actor` may have made
         unseen: the step goes on, both still act, and this seat's view is still `seen`."""
         for m in cands[:12]:
-            trial = clone(g)
-            try:
-                play(trial, actor, m)
-            except Exception:
+            trial = tried(g, actor, m)
+            if trial is None:
                 continue
             if (trial.outcome() is None and trial.current_phase() == phase
                     and actor in trial.actors() and self.seat in trial.actors()
@@ -188,10 +197,8 @@ class Seen:
             if full:
                 order += [m for m in cands[:40] if m not in firsts.values()]
             for m in order:
-                trial = clone(game)
-                try:
-                    play(trial, actor, m)
-                except Exception:
+                trial = tried(game, actor, m)
+                if trial is None:
                     continue
                 if trial.view(self.seat) == target:
                     return trial
@@ -249,10 +256,8 @@ class Seen:
                             picks.append(rng.choice(d.options))
                         else:
                             picks.append(rng.choices(d.options, weights=d.weights, k=1)[0])
-                    trial = clone(g)
-                    try:
-                        play(trial, CHANCE, "roll " + " ".join(picks))
-                    except Exception:
+                    trial = tried(g, CHANCE, "roll " + " ".join(picks))
+                    if trial is None:
                         continue
                     if e.view_after is None or trial.view(self.seat) == e.view_after:
                         g, done = trial, True
