@@ -26,7 +26,12 @@ def _policy(level, seen):
 def _random_until(kind, seed, stop):
     """Random legal play (seeded) until `stop(game)`; returns the game and its record."""
     g = load(kind).new(2, default_options(kind), ["Ann", "Bob"])
-    rng = random.Random(seed)
+    return g, play_randomly(g, random.Random(seed), stop)
+
+
+def play_randomly(g, rng, stop) -> list:
+    """Random legal moves on `g` (the last of several actors moves; chance samples) until it
+    ends or `stop(g)`, at most 3,000; the (actor, move) record."""
     record = []
     for _ in range(3000):
         if g.outcome() is not None or stop(g):
@@ -39,7 +44,7 @@ def _random_until(kind, seed, stop):
             move = rng.choice(playable(g.legal(actor)))
         g.apply(actor, move)
         record.append((actor, move))
-    return g, record
+    return record
 
 
 def _seen(kind, g, record, seat):

@@ -10,9 +10,10 @@ import random
 
 import pytest
 
-from bot.engine import CHANCE, load
+from bot.engine import load
 from bot.policies import make, playable, seen_from_record
 from bot.policies.match import default_options
+from test_policies import play_randomly
 
 LEVELS = ("greedy", "easy", "normal", "hard")
 
@@ -35,23 +36,15 @@ def _positions(kind, hidden_stage, n, first_seed):
             break
         rng = random.Random(seed)
         g = load(kind).new(2, default_options(kind), ["Ann", "Bob"])
-        record = []
-        skip = rng.randrange(3)   # not always the first secret step of the game
-        for _ in range(3000):
-            if g.outcome() is not None:
-                break
-            actors = g.actors()
-            if hidden_stage(g) and {0, 1} <= set(actors):
-                if skip == 0:
-                    break
-                skip -= 1
-            if actors == [CHANCE]:
-                actor, move = CHANCE, g.chance().sample(rng)
-            else:
-                actor = actors[-1] if len(actors) > 1 else actors[0]
-                move = rng.choice(playable(g.legal(actor)))
-            g.apply(actor, move)
-            record.append((actor, move))
+        skip = [rng.randrange(3)]   # not always the first secret step of the game
+
+        def at_secret_step(game):
+            if hidden_stage(game) and {0, 1} <= set(game.actors()):
+                if skip[0] == 0:
+                    return True
+                skip[0] -= 1
+            return False
+        record = play_randomly(g, rng, at_secret_step)
         if g.outcome() is not None or not ({0, 1} <= set(g.actors()) and hidden_stage(g)):
             continue
 
