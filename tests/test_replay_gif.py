@@ -247,3 +247,37 @@ def test_a_cut_caption_ends_inside_the_band():
                          big=big).convert("RGB")
         box = ImageChops.difference(band, Image.new("RGB", band.size, PANEL)).getbbox()
         assert box is not None and box[2] <= band.width - PAD
+
+
+def test_each_decoded_frame_is_the_composed_frame(gifs):
+    """The frames after the first are written as the box that changed with its unchanged
+    pixels mostly CLEAR (transparent) and short gaps written out: decoded, each frame is the
+    whole composed frame (band and board), pixel for pixel."""
+    from rendering.gif import board_drawer, build_frames, kind_palette, render_frames
+    for name in ("deathbydice/lou_vs_vex_short_combat", "tradeshowdown/rulebook_example"):
+        record = load(name)
+        frames = build_frames(walk(record, None), board_drawer(record.kind))
+        board_h = max(f.board.height for f in frames)
+        composed, _, _ = render_frames(frames, kind_palette(record.kind), board_h)
+        decoded = frames_of(gifs[name].png)
+        assert len(decoded) == len(composed)
+        for i, (got, want) in enumerate(zip(decoded, composed)):
+            assert got.tobytes() == want.convert("RGB").tobytes(), f"{name} frame {i}"
+
+
+def test_clear_marks_only_unchanged_pixels_and_fills_short_gaps():
+    """CLEAR (the frame before shows through) goes only on pixels that did not change; a gap
+    of up to 7 unchanged pixels between changed ones is written out, a longer one is CLEAR,
+    and changes at a row's ends (where the closing's shifts wrap) stay written."""
+    from rendering.gif import _clear_mask
+    row = [0] * 40
+    for x in (0, 5, 13, 22, 39):   # gaps of 4, 7, 8 and 16 px between changes; ends changed
+        row[x] = 7
+    delta = Image.new("P", (40, 2))
+    delta.putdata(row + [0] * 40)
+    clear = [v != 0 for v in _clear_mask(delta).convert("L").tobytes()]
+    assert clear[40:] == [True] * 40                   # an unchanged row: all CLEAR
+    assert not any(clear[x] for x in (0, 5, 13, 22, 39))
+    assert clear[1:13] == [False] * 12                 # gaps of 4 and 7: written out
+    assert clear[14:22] == [True] * 8                  # the gap of 8 and the gap of 16:
+    assert clear[23:39] == [True] * 16                 # CLEAR
