@@ -2,11 +2,12 @@
 
   commands                      print the slash command tree as JSON and check Discord's limits
   replay FILE                   replay a game record; print the final public view and outcome
-  render FILE [--at N] --out DIR
+  render FILE [--at N] [--replay-layout] --out DIR
                                 draw the record's position after N entries (default: the end):
                                 the public board and each seat's panel, as PNG files
+                                (--replay-layout: the board as the animated replay draws it)
   render FILE [--at N] --gif OUT.gif
-                                the game's animated replay, as the thread saw it
+                                the game's animated replay, from the public view
   selfplay GAME --seed N [--out FILE] [--players N] [--option k=v ...]
                                 play one game of random legal moves and write its record
   match GAME POLICY_A POLICY_B --games N [--players K] [--option k=v ...] [--json]
@@ -142,7 +143,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.gif or not args.out:  # the animated replay (issue #26): bot/render_cli.py
         return render_gif_command(args, _bug)
     written, failed = record_tool(args.file, args.out, lambda: render_position(
-        read_record(args.file), args.at, Path(args.out)), f"rendering {args.file} crashed",
+        read_record(args.file), args.at, Path(args.out), args.replay_layout),
+        f"rendering {args.file} crashed",
         _bug)
     if failed is not None:
         return failed
@@ -278,6 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", type=int, metavar="N",
                    help="after the first N entries (default: the end)")
     p.add_argument("--out", metavar="DIR", help="where the PNG files go")
+    p.add_argument("--replay-layout", action="store_true",
+                   help="draw the public board as the record's animated replay does (one "
+                        "layout for the whole game), not as the thread showed it")
     p.add_argument("--gif", metavar="OUT.gif",
                    help="write the game's animated replay (public view) instead, up to N "
                         "entries with --at (see bot/render_cli.py)")

@@ -9,7 +9,8 @@ picture of its own); a module without them draws both with `render(view)`.
 
 `python -m bot render RECORD [--at N] --gif OUT.gif` writes the game's animated replay instead
 (rendering/gif.py): a title frame, one frame per step that changed the public board (that
-board exactly as `--at N` draws it, under the words of what happened) and an end frame.
+board exactly as `--at N --replay-layout` draws it, under the words of what happened) and an end
+frame.
 """
 from __future__ import annotations
 
@@ -57,10 +58,32 @@ def position(record: Record, at: int | None) -> tuple[Game, int]:
     return replay(partial), n
 
 
-def render_position(record: Record, at: int | None, out: Path) -> list[Path]:
-    """Write the position's pictures into `out`; the files written, public board first."""
+def replay_board(record: Record, at: int | None = None) -> Callable[[dict], Any] | None:
+    """The public picture function for the position after the first `at` entries (None: all)
+    as the record's animated replay draws it: in the layout the replay has reached at that step
+    (`replay_layout` of the public views up to there, which a later step never changes); None
+    when the game's board has no replay layout (the replay draws it as the thread saw it)."""
+    module = importlib.import_module(f"rendering.{record.kind}")
+    plan = getattr(module, "replay_layout", None)
+    if plan is None:
+        return None
+    from .replay import walk
+    _, n = position(record, at)
+    upto = Record(record.kind, record.options, record.players, record.seed,
+                  record.entries[:n], None)
+    layout = plan(walk(upto, None).views)
+    return lambda view: module.public_picture(view, layout)
+
+
+def render_position(record: Record, at: int | None, out: Path,
+                    replay_layout: bool = False) -> list[Path]:
+    """Write the position's pictures into `out`; the files written, public board first.
+    `replay_layout`: the public board as the record's animated replay draws it
+    (`replay_board`); otherwise as the thread showed it."""
     game, n = position(record, at)
     public, seat_picture = renderers(record.kind)
+    if replay_layout:
+        public = replay_board(record, at) or public
     out.mkdir(parents=True, exist_ok=True)
     written = []
     jobs: list[tuple[str, Callable[[dict], Any], int | None]] = [("public", public, None)]
@@ -80,8 +103,9 @@ def render_position(record: Record, at: int | None, out: Path) -> list[Path]:
 def render_gif(record: Record, out: Path, at: int | None = None,
                max_bytes: int | None = None):
     """Write the animated replay of the record's first `at` entries (None: all of them) to
-    `out`, from the public view exactly as `render --at N` draws each step's board; the
-    GifPicture written (frames, steps, alt text)."""
+    `out`, from the public view exactly as `render --at N --replay-layout` draws each step's
+    board (the layout of the replay of those entries); the GifPicture written (frames, steps,
+    alt text)."""
     from rendering.gif import replay_gif
     if at is not None:
         _, n = position(record, at)  # the same refusal as --at for a PNG

@@ -18,6 +18,7 @@ Colour is never the only cue: every die says its link colour in words.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -657,49 +658,115 @@ def _wrapped(lines: list[tuple[str, Any, Colour]], room: float) -> list[tuple[st
     return out
 
 
-def _public_lines(v: dict[str, Any], room: float) -> tuple[list, list]:
-    """(attack lines, footer lines), wrapped to the picture."""
+def _public_parts(v: dict[str, Any], room: float) -> tuple[list, list[list]]:
+    """(attack lines, the footer's items: each a list of lines), wrapped to the picture. The
+    footer's items, in order: what happens now (or the match's end), the combats won (a
+    match of more than one combat), the legend."""
     a = v["attack"] or v["last_attack"]
     attack = []
     if a is not None:
         words = _attack_words(v, a, v["attack"] is not None)
         attack = [(words[0], font(BODY, bold=True), HIGHLIGHT if v["attack"] else TEXT)]
         attack += [(w, font(BODY), TEXT) for w in words[1:]]
-    footer = []
+    now = []
     if v["result"] is not None:
-        footer.append(("Match over: " + v["result"]["reason"] + ".", font(16, bold=True),
-                       HIGHLIGHT))
+        now.append(("Match over: " + v["result"]["reason"] + ".", font(16, bold=True),
+                    HIGHLIGHT))
     elif v["prompt"]:
-        footer.append(("Now: " + v["prompt"], font(16, bold=True), TEXT))
+        now.append(("Now: " + v["prompt"], font(16, bold=True), TEXT))
     names = {i: s["name"] for i, s in enumerate(v["sides"])}
     done = [f"Combat {c['combat']}: " + (names.get(c["winner"], "?") if c["winner"] is not None
                                           else "a draw") for c in v["combats"]]
+    combats = []
     if v["best_of"] > 1:
         wins = ", ".join(f"{s['name']} {s['wins']}" for s in v["sides"])
-        footer.append((f"Combats won (first to 2 wins the match): {wins}."
-                       + (" " + " · ".join(done) + "." if done else ""), font(SMALL), MUTED))
-    footer.append(("Each die shows its value; d8 = an eight-sided die. Neighbours sit side by "
-                   "side, and Luck touches Strength. Dice of one colour (not white) are Linked.",
-                   font(SMALL), MUTED))
-    return _wrapped(attack, room), _wrapped(footer, room)
+        combats.append((f"Combats won (first to 2 wins the match): {wins}."
+                        + (" " + " · ".join(done) + "." if done else ""), font(SMALL), MUTED))
+    legend = [("Each die shows its value; d8 = an eight-sided die. Neighbours sit side by "
+               "side, and Luck touches Strength. Dice of one colour (not white) are Linked.",
+               font(SMALL), MUTED)]
+    return _wrapped(attack, room), [_wrapped(item, room) for item in (now, combats, legend)]
 
 
-def public_picture(view: dict[str, Any]) -> Picture:
-    """The thread's board, from the public view: compact, one row per character."""
-    return to_png(public_image(view), alt_text(view), f"deathbydice-combat{view['combat']}.png")
+def _public_lines(v: dict[str, Any], room: float) -> tuple[list, list]:
+    """(attack lines, footer lines), wrapped to the picture."""
+    attack, items = _public_parts(v, room)
+    return attack, [line for item in items for line in item]
 
 
-def public_image(view: dict[str, Any]) -> Image.Image:
-    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames)."""
+@dataclass(frozen=True)
+class ReplayLayout:
+    """Room kept for the parts of the public board that grow and shrink, in a replay
+    (rendering/gif.py): each part as tall as at its tallest in the steps so far
+    (`replay_layouts`), so nothing under it moves from step to step. The live board (no
+    layout) is as tall as its position needs."""
+
+    top: int                  # the rows start here (the tallest title bar)
+    rows: int                 # characters' rows
+    attack: int               # lines of the attack panel (0: no attack yet)
+    footer: tuple[int, ...]   # lines of each footer item (`_public_parts`)
+
+
+def replay_layouts(views: Iterable[dict[str, Any]]) -> list[ReplayLayout]:
+    """The layout of each of a replay's public views, in order: each part (the attack panel,
+    each footer item...) as tall as at its tallest in the steps so far. The board holds still
+    and grows only at a step that first needs more room, and a frame never depends on a step
+    after it (nothing about a later reveal shows early)."""
+    room = PUBLIC_W - 2 * MARGIN - 24
+    top, rows, attack, footer = 0, 0, 0, (0, 0, 0)
+    out = []
+    for v in views:
+        a, items = _public_parts(v, room)
+        top = max(top, title_bar_height(_subtitle(v), PUBLIC_W) + 10)
+        rows = max(rows, len(v["fighters"]))
+        attack = max(attack, len(a))
+        footer = tuple(max(n, len(item)) for n, item in zip(footer, items))
+        out.append(ReplayLayout(top, rows, attack, footer))
+    return out
+
+
+def replay_layout(views: Iterable[dict[str, Any]]) -> ReplayLayout:
+    """The layout of the last of `views` in a replay of them (`replay_layouts`)."""
+    return replay_layouts(views)[-1]
+
+
+def public_picture(view: dict[str, Any], layout: ReplayLayout | None = None) -> Picture:
+    """The thread's board, from the public view: compact, one row per character (`layout`: as
+    a replay draws it, `public_image`)."""
+    return to_png(public_image(view, layout), alt_text(view),
+                  f"deathbydice-combat{view['combat']}.png")
+
+
+def public_image(view: dict[str, Any], layout: ReplayLayout | None = None) -> Image.Image:
+    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames). With a
+    `layout` (a replay's, `replay_layouts`): the same board with each growing part given its
+    room in that layout (the attack panel as tall as the tallest so far, each footer item at
+    its place), so a replay's frames hold still; without: as tall as this position needs
+    (the thread's board, `render --at N`)."""
     v = view
     room = PUBLIC_W - 2 * MARGIN - 24
-    attack, footer = _public_lines(v, room)
+    attack, items = _public_parts(v, room)
+    footer = [line for item in items for line in item]
     subtitle = _subtitle(v)
     top = title_bar_height(subtitle, PUBLIC_W) + 10
     rows_h = len(v["fighters"]) * ROW_H
     line = 21
     attack_h = (len(attack) * line + 20) if attack else 0
-    height = top + rows_h + (attack_h + 8 if attack else 0) + len(footer) * line + MARGIN
+    footer_h = len(footer) * line
+    # Where each footer line goes, under the attack panel (its y from the panel's bottom).
+    footer_at = [k * line for k in range(len(footer))]
+    if layout is not None:
+        top, rows_h = layout.top, layout.rows * ROW_H
+        attack_room = (layout.attack * line + 20) if layout.attack else 0
+        attack_h = attack_room if attack else 0
+        footer_at, y = [], 0
+        for item, lines in zip(items, layout.footer):
+            footer_at += [y + k * line for k in range(len(item))]
+            y += lines * line
+        footer_h = y
+    else:
+        attack_room = attack_h
+    height = top + rows_h + (attack_room + 8 if attack_room else 0) + footer_h + MARGIN
     img, draw = new_canvas(PUBLIC_W, height)
     title_bar(img, v["title"], subtitle, wrap=True)
     a = v["attack"] or v["last_attack"]
@@ -715,11 +782,10 @@ def public_image(view: dict[str, Any]) -> Image.Image:
         for text, fnt, colour in attack:
             draw.text((MARGIN + 12, ty), text, font=fnt, fill=colour, anchor="lm")
             ty += line
-        y += attack_h + 8
-    ty = y + line / 2
-    for text, fnt, colour in footer:
-        draw.text((MARGIN, ty), text, font=fnt, fill=colour, anchor="lm")
-        ty += line
+    if attack_room:
+        y += attack_room + 8
+    for (text, fnt, colour), dy in zip(footer, footer_at):
+        draw.text((MARGIN, y + dy + line / 2), text, font=fnt, fill=colour, anchor="lm")
     return img
 
 

@@ -227,15 +227,28 @@ def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
 
 # --- the boards ---------------------------------------------------------------------------------
 
-def board_drawer(kind: str) -> Any:
+def board_drawer(kind: str, views: Sequence[dict[str, Any]] | None = None) -> Any:
     """The game's public board as a 'P' image, pixel for pixel the PNG its `public_picture`
     (what `render --at N` writes) holds: the renderer's `public_image` (the board before its
     PNG) in the palette `to_png` gives it, with no PNG written and read back per frame (a
     fifth of a long replay's time went to that). A renderer without `public_image`: its PNG,
-    decoded."""
+    decoded.
+
+    `views`: the public views of the game being replayed, in order. A renderer whose board
+    grows and shrinks with the position (TradeShowdown, Death by Dice) has `replay_layouts(
+    views)`: each view's layout in the replay, with room for each part at its largest in the
+    steps so far, so the boards hold still from frame to frame (a moved block rewrites every
+    pixel under it: most of those replays' bytes) and are easier to watch; each of those views
+    is then drawn `public_image(view, layout)`, what `render --at N --replay-layout` writes
+    for its step. Without `views`: the live board."""
     import importlib
     from bot.render_cli import renderers
-    image = getattr(importlib.import_module(f"rendering.{kind}"), "public_image", None)
+    module = importlib.import_module(f"rendering.{kind}")
+    image = getattr(module, "public_image", None)
+    plan = getattr(module, "replay_layouts", None)
+    if image is not None and plan is not None and views is not None:
+        layouts = {id(v): layout for v, layout in zip(views, plan(views))}
+        return lambda view: palettised(image(view, layouts[id(view)]))
     if image is not None:
         return lambda view: palettised(image(view))
     draw, _ = renderers(kind)
@@ -527,5 +540,5 @@ def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
         except ValueError:  # ended inside a secret step in a way its public part cannot show
             pass            # the public view of the record as played shows the same boards
     replay = walk(record, None)
-    return gif_of(replay, board_drawer(record.kind), filename or f"replay-{record.kind}.gif",
+    return gif_of(replay, board_drawer(record.kind, replay.views), filename or f"replay-{record.kind}.gif",
                   max_bytes)

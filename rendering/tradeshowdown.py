@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -379,7 +379,8 @@ def render_card(card: dict[str, Any], *, name_colour: Colour = INK,
 
 # --- one fighter's panel ------------------------------------------------------------------------
 
-Block = tuple[int, Callable[[ImageDraw.ImageDraw, int, int], None]]
+# (what it is, its height, its painter): what it is names it in a replay's layout
+Block = tuple[str, int, Callable[[ImageDraw.ImageDraw, int, int], None]]
 
 
 @dataclass
@@ -394,7 +395,7 @@ class _Panel:
 
     @property
     def height(self) -> int:
-        return sum(h for h, _ in self.blocks) + PAD
+        return sum(h for _, h, _ in self.blocks) + PAD
 
 
 def _shows_round(view: dict[str, Any], f: dict[str, Any]) -> bool:
@@ -509,7 +510,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
             w = hf.getlength(fit_text(_who(view, s), hf, room))
             draw.text((x + PAD + w + 10, y + HEADER_H / 2), "(you)", fill=head_ink,
                       font=font(17), anchor="lm")
-    blocks.append((HEADER_H + 8, header))
+    blocks.append(("header", HEADER_H + 8, header))
 
     status, status_colour = _status(view, f)
 
@@ -525,7 +526,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
                       fit_text(status, bold, INNER_W * 0.6), fill=status_colour, font=bold,
                       anchor="rm")
     if status or not tight:
-        blocks.append((INFO_H + 10, info))
+        blocks.append(("info", INFO_H + 10, info))
 
     # The active card first and full size; a Tag Team partner below it, compact.
     n_digits = len(f["cards"][0]["digits"])
@@ -550,7 +551,8 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
                       name_colour=_ink_on_white(pc.fill), accent=pc.fill, badge=badge,
                       ring=pc.fill if (tag_team and active and not card["out"]) else None,
                       compact=compact)
-        blocks.append((card_height(n_digits, INNER_W, compact) + CARD_GAP + 6, paint))
+        blocks.append((f"card{order.index(c)}", card_height(n_digits, INNER_W, compact)
+                       + CARD_GAP + 6, paint))
 
     effects = _effects(f)
     if effects:
@@ -562,7 +564,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
             for t, (dx, dy), w in zip(effects, eff_pos, eff_widths):
                 fill = OUT_RED if t.startswith(("crippled", "blinded")) else CHIP
                 _chip(draw, x + PAD + dx, y + dy, t, fnt=ef, fill=fill, ink=PAPER, width=w)
-        blocks.append((eh + 10, effs))
+        blocks.append(("effects", eh + 10, effs))
 
     # --- the round's dice
     current = _shows_round(view, f)
@@ -578,7 +580,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
 
     def dice_label(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
         draw.text((x + PAD, y + 14), label, fill=MUTED, font=lf, anchor="ls")
-    blocks.append((22, dice_label))
+    blocks.append(("dice_label", 22, dice_label))
 
     in_sets = {x["height"] for x in f["sets"]} if rolls else set()
     aside = set(f["plan"]["aside"]) if f.get("plan") else set()
@@ -620,7 +622,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
         else:
             text = "no dice this round"
         draw.text((x + PAD, y0 + side / 2), text, fill=MUTED, font=font(17), anchor="lm")
-    blocks.append((row_h, dice_row))
+    blocks.append(("dice", row_h, dice_row))
 
     set_label, chips = _set_chips(view, f) if rolls else ("", [])
     if chips:
@@ -634,7 +636,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
                 empty = t.startswith("no set")
                 _chip(draw, x + PAD + dx, y + 22 + dy, fit_text(t, cf, w - 20), fnt=cf,
                       fill=CHIP if empty else HIGHLIGHT, ink=TEXT if empty else INK, width=w)
-        blocks.append((22 + chh + 10, sets))
+        blocks.append(("sets", 22 + chh + 10, sets))
 
     if view["rules"]["combos"]:
         combo = list(f["combo"])
@@ -664,7 +666,7 @@ def _fighter_panel(view: dict[str, Any], f: dict[str, Any], die: tuple[int, int]
                 draw.text((cx + 5 * (COMBO_DIE + DIE_GAP) + 2, cy + COMBO_DIE / 2),
                           "+ set aside (yours)", fill=PAPER, font=font(14, bold=True),
                           anchor="lm")
-        blocks.append((COMBO_DIE + 14, combo_row))
+        blocks.append(("combo", COMBO_DIE + 14, combo_row))
 
     # Frame: the attacker of the moment (or the winner) ringed in HIGHLIGHT, the target red.
     won = view["result"] is not None and s in view["result"]["winners"]
@@ -705,7 +707,7 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
         if word:
             draw.text((x + TILE_W - TILE_PAD, y + head_h / 2), word, fill=ink, font=wf,
                       anchor="rm")
-    blocks.append((head_h + 6, header))
+    blocks.append(("header", head_h + 6, header))
 
     tf = font(TILE_TEXT)
     bold = font(TILE_TEXT, bold=True)
@@ -720,15 +722,15 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
         if status:
             lines.append((status, bold, colour))
 
-    def text_block(items):
+    def text_block(key, items):
         def paint(draw: ImageDraw.ImageDraw, x: int, y: int, items=items) -> None:
             yy = y
             for text, fnt, ink in items:
                 for part in wrap_text(text, fnt, inner):    # whole: never cut mid-line
                     draw.text((x + TILE_PAD, yy), part, fill=ink, font=fnt, anchor="lt")
                     yy += 18
-        return (sum(18 * len(wrap_text(t, fn, inner)) for t, fn, _ in items) + 4, paint)
-    blocks.append(text_block(lines))
+        return (key, sum(18 * len(wrap_text(t, fn, inner)) for t, fn, _ in items) + 4, paint)
+    blocks.append(text_block("status", lines))
 
     card = f["cards"][f["active"]]
     n_digits = len(card["digits"])
@@ -737,7 +739,7 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
         draw_card(draw, x + TILE_PAD, y + 2, inner, card, name_colour=_ink_on_white(pc.fill),
                   accent=pc.fill, badge=("OUT", OUT_RED, PAPER) if card["out"] else None,
                   compact=True, show_zip=False)  # the name gets the room; zip below
-    blocks.append((card_height(n_digits, inner, True) + 10, paint_card))
+    blocks.append(("card", card_height(n_digits, inner, True) + 10, paint_card))
 
     more: list[tuple[str, Any, Colour]] = [(f"zip {card['zip']}", tf, MUTED)]
     if len(f["cards"]) > 1:
@@ -763,7 +765,7 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
     if effects:
         more.append((" · ".join(effects), bold, HIGHLIGHT))
     if more:
-        blocks.append(text_block(more))
+        blocks.append(text_block("more", more))
     won = view["result"] is not None and s in view["result"]["winners"]
     frame = HIGHLIGHT if (attacking or won) else OUT_RED if targeted else None
     return _Panel(blocks, frame, not standing, TILE_W, head_h)
@@ -850,15 +852,22 @@ def _banner(view: dict[str, Any]) -> str:
 
 # --- the whole picture --------------------------------------------------------------------------
 
-def public_picture(view: dict[str, Any]) -> Picture:
+def public_picture(view: dict[str, Any], layout: ReplayLayout | None = None) -> Picture:
     """The board everybody sees (the thread): every fighter, the attack order, what happens
-    now. Two fighters: full panels; three or more: compact tiles, two to a row."""
-    return render(view)
+    now. Two fighters: full panels; three or more: compact tiles, two to a row. `layout`: as
+    a replay draws it (`public_image`)."""
+    if layout is None:
+        return render(view)
+    return to_png(_image(view, None, layout), alt_text(view),
+                  f"tradeshowdown-round-{view['round']}.png")
 
 
-def public_image(view: dict[str, Any]) -> Image.Image:
-    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames)."""
-    return _image(view)
+def public_image(view: dict[str, Any], layout: ReplayLayout | None = None) -> Image.Image:
+    """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames). With a
+    `layout` (`replay_layouts`: a replay's): the same board in that layout — its die size,
+    full panels or tiles, and each growing part given its room — so a replay's frames hold
+    still; without: the thread's board (`render --at N`), as tall as its position needs."""
+    return _image(view, None, layout)
 
 
 def seat_picture(view: dict[str, Any]) -> Picture | None:
@@ -877,39 +886,190 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
                   f"tradeshowdown-round-{view['round']}.png")
 
 
-def _image(view: dict[str, Any], only: int | None = None) -> Image.Image:
-    fighters = view["fighters"] if only is None else [view["fighters"][only]]
-    tiles = only is None and len(fighters) > 2
-    most = max([len(f["rolls"]) for f in fighters] + [len(f["dice"] or []) for f in fighters]
-               + [1])
-    die = _die_size(most)
-    width = 2 * MARGIN + PANEL_W
-    content_w = width - 2 * MARGIN
+# --- a replay's layout ---------------------------------------------------------------------------
+#
+# The live board is as tall as its position needs: the dice row's height follows the most dice
+# shown, a set or effect line comes and goes, and two full panels give way to tiles when the
+# attack order would make them taller than MAX_H. In a replay (rendering/gif.py) that moves every
+# block under the change from one frame to the next, which is hard to watch and costs most of
+# the GIF's bytes. A `ReplayLayout` gives each such part the room it needs at its largest in the
+# steps so far, so the board holds still and only grows when a step first needs more room.
 
+FULL_BLOCKS = ("header", "info", "card0", "card1", "effects", "dice_label", "dice", "sets",
+               "combo")
+TILE_BLOCKS = ("header", "status", "card", "more")
+Floors = tuple[tuple[tuple[str, int], ...], ...]   # per fighter: (block, height) in draw order
+
+
+@dataclass(frozen=True)
+class ReplayLayout:
+    """One board layout for the replay's steps so far: the die size for `most` dice in a row,
+    full panels (`tight` or not) or tiles, and the room each part keeps (`floors`: each
+    fighter's blocks; `top`, `order`, `banner`: the title bar, attack order and banner)."""
+
+    most: int
+    tiles: bool
+    tight: bool
+    floors: Floors
+    top: int
+    order: int
+    banner: int
+
+
+def _candidates(view: dict[str, Any], only: int | None) -> list[tuple[bool, bool]]:
+    """The layouts (tiles, tight) the board tries, the first that fits MAX_H drawn."""
+    fighters = view["fighters"] if only is None else [view["fighters"][only]]
+    if only is None and len(fighters) > 2:
+        return [(True, False)]
+    return [(False, False), (False, True)] + ([(True, False)] if only is None else [])
+
+
+def _most_dice(fighters: list[dict[str, Any]]) -> int:
+    return max([len(f["rolls"]) for f in fighters] + [len(f["dice"] or []) for f in fighters]
+               + [1])
+
+
+def _padded(panel: _Panel, floors: tuple[tuple[str, int], ...]) -> _Panel:
+    """The panel with each block at least its floor's height, and a block it lacks now as
+    empty room where the layout keeps it."""
+    have = {key: (h, paint) for key, h, paint in panel.blocks}
+    blocks: list[Block] = []
+    for key, floor in floors:
+        h, paint = have.pop(key, (0, _nothing))
+        blocks.append((key, max(h, floor), paint))
+    if have:
+        raise ValueError(f"the layout has no room for {sorted(have)}")
+    return _Panel(blocks, panel.frame, panel.dim, panel.width, panel.head)
+
+
+def _nothing(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    pass
+
+
+def _order_plan(view: dict[str, Any], crowded: bool, content_w: int):
     # Three or more fighters name a target in each chip: a smaller size keeps the words whole.
-    of = font(CHIP_SIZE if not tiles and len(view["fighters"]) <= 2 else 15, bold=True)
+    of = font(CHIP_SIZE if not crowded and len(view["fighters"]) <= 2 else 15, bold=True)
     chips = _order_chips(view, of, content_w - 20)
     order_widths = [min(_chip_w(t, of), content_w) for t, _ in chips]
     order_pos, order_h = _flow(order_widths, content_w)
     order_block = (24 + order_h + 14) if chips else 0
-    banner = _banner(view)
-    bf = font(20 if not tiles else 18, bold=True)          # tiles: a crowded table
-    banner_step = 28 if not tiles else 25
-    banner_lines = wrap_text(banner, bf, content_w - 32)     # whole, however long
-    banner_h = 16 + banner_step * len(banner_lines)
+    return of, chips, order_widths, order_pos, order_block
 
+
+def _measure(view: dict[str, Any], most: int) -> list[ReplayLayout]:
+    """The room each part of the public board takes in each layout it may be drawn in (one
+    ReplayLayout per `_candidates`, with this view's own sizes as its floors)."""
+    fighters = view["fighters"]
+    crowded = len(fighters) > 2
+    width = 2 * MARGIN + PANEL_W
+    *_, order_block = _order_plan(view, crowded, width - 2 * MARGIN)
+    banner_h = _banner_h(view, crowded, width - 2 * MARGIN)
+    top = title_bar_height(_subtitle(view), width)
+    die = _die_size(most)
+    out = []
+    for tiles, tight in _candidates(view, None):
+        panels = [_tile(view, f) if tiles else _fighter_panel(view, f, die, tight)
+                  for f in fighters]
+        floors = tuple(tuple((key, h) for key, h, _ in p.blocks) for p in panels)
+        out.append(ReplayLayout(most, tiles, tight, floors, top, order_block, banner_h))
+    return out
+
+
+def _merge_floors(a: Floors, b: Floors, order: tuple[str, ...]) -> Floors:
+    out = []
+    for fa, fb in zip(a, b):
+        da, db = dict(fa), dict(fb)
+        out.append(tuple((k, max(da.get(k, 0), db.get(k, 0))) for k in order
+                         if k in da or k in db))
+    return tuple(out)
+
+
+def _height(layout: ReplayLayout, fighters: int) -> int:
+    cols = TILE_COLUMNS if layout.tiles else COLUMNS
+    heights = [sum(h for _, h in f) + PAD for f in layout.floors]
+    rows = math.ceil(fighters / cols)
+    row_h = [max(heights[r * cols:(r + 1) * cols]) for r in range(rows)]
+    return (layout.top + MARGIN + sum(row_h) + (rows - 1) * PANEL_GAP + PANEL_GAP
+            + layout.order + layout.banner + MARGIN)
+
+
+def replay_layouts(views: Sequence[dict[str, Any]]) -> list[ReplayLayout]:
+    """The layout of each of a replay's public views (in order): each part as large as it is
+    at its largest in the steps so far, and the first of the board's layouts (full panels,
+    tightened, tiles) that holds all of them within MAX_H. So the board holds still, and
+    grows or turns to tiles only at a step that first needs it — and a frame never depends on
+    a step after it (nothing about a later reveal shows early)."""
+    out: list[ReplayLayout] = []
+    kept: list[ReplayLayout] | None = None
+    most = 1
+    for view in views:
+        most = max(most, _most_dice(view["fighters"]))
+        now = _measure(view, most)
+        if kept is None or len(kept) != len(now):
+            kept = now
+        else:
+            kept = [ReplayLayout(most, k.tiles, k.tight,
+                                 _merge_floors(k.floors, n.floors,
+                                               TILE_BLOCKS if k.tiles else FULL_BLOCKS),
+                                 max(k.top, n.top), max(k.order, n.order),
+                                 max(k.banner, n.banner)) for k, n in zip(kept, now)]
+        n = len(view["fighters"])
+        # The room only grows, so a layout that no longer fits never fits again: once
+        # tightened or tiles, the board stays so.
+        out.append(next((k for k in kept if _height(k, n) <= MAX_H), kept[-1]))
+    return out
+
+
+def replay_layout(views: Sequence[dict[str, Any]]) -> ReplayLayout:
+    """The layout of the last of `views` in a replay of them (`replay_layouts`)."""
+    return replay_layouts(views)[-1]
+
+
+def _subtitle(view: dict[str, Any]) -> str:
     subtitle = f"Round {view['round']} of {view['round_limit']} · {PHASES.get(view['phase'])}"
     if view["you"] is not None:
         subtitle += f" · {_who(view, view['you'])}'s own view"
+    return subtitle
+
+
+def _banner_h(view: dict[str, Any], crowded: bool, content_w: int) -> int:
+    return _banner_plan(view, crowded, content_w)[-1]
+
+
+def _banner_plan(view: dict[str, Any], crowded: bool, content_w: int):
+    banner = _banner(view)
+    bf = font(20 if not crowded else 18, bold=True)          # tiles: a crowded table
+    banner_step = 28 if not crowded else 25
+    banner_lines = wrap_text(banner, bf, content_w - 32)     # whole, however long
+    return bf, banner_step, banner_lines, 16 + banner_step * len(banner_lines)
+
+
+def _image(view: dict[str, Any], only: int | None = None,
+           layout: ReplayLayout | None = None) -> Image.Image:
+    """The board; `layout` (a replay's, public views only): drawn in that layout."""
+    fighters = view["fighters"] if only is None else [view["fighters"][only]]
+    tiles = only is None and len(fighters) > 2
+    die = _die_size(_most_dice(fighters) if layout is None else layout.most)
+    width = 2 * MARGIN + PANEL_W
+    content_w = width - 2 * MARGIN
+
+    of, chips, order_widths, order_pos, order_block = _order_plan(view, tiles, content_w)
+    bf, banner_step, banner_lines, banner_h = _banner_plan(view, tiles, content_w)
+
+    subtitle = _subtitle(view)
     top = title_bar_height(subtitle, width)
     # Two full panels, tightened, then tiles: the first that a phone shows whole (MAX_H).
-    layouts = [(True, False)] if tiles else [(False, False), (False, True)] + (
-        [(True, False)] if only is None else [])
+    layouts = _candidates(view, only)
+    if layout is not None:
+        layouts = [(layout.tiles, layout.tight)]
+        top, banner_h = max(top, layout.top), max(banner_h, layout.banner)
     for tiles, tight in layouts:
         cols = TILE_COLUMNS if tiles else COLUMNS
         rows = math.ceil(len(fighters) / cols)
         panels = [_tile(view, f) if tiles else _fighter_panel(view, f, die, tight)
                   for f in fighters]
+        if layout is not None:
+            panels = [_padded(p, floors) for p, floors in zip(panels, layout.floors)]
         heights = [p.height for p in panels]
         row_h = [max(heights[r * cols:(r + 1) * cols]) for r in range(rows)]
         height = (top + MARGIN + sum(row_h) + (rows - 1) * PANEL_GAP + PANEL_GAP + order_block
@@ -926,6 +1086,14 @@ def _image(view: dict[str, Any], only: int | None = None) -> Image.Image:
         order_pos, order_h = _flow(order_widths, content_w)
         height -= order_block - (24 + order_h + 14)
         order_block = 24 + order_h + 14
+    if layout is not None and layout.order > order_block:
+        # The attack order's room; after the summary above (five or six fighters) only as
+        # much as keeps the board within MAX_H.
+        grow = layout.order - order_block
+        if len(chips) < len(view["attack_order"]):
+            grow = max(0, min(grow, MAX_H - height))
+        height += grow
+        order_block += grow
     img, draw = new_canvas(width, height)
     title_bar(img, "TradeShowdown", subtitle, wrap=True)
 
@@ -940,7 +1108,7 @@ def _image(view: dict[str, Any], only: int | None = None) -> Image.Image:
             x = MARGIN + c * (pw + PANEL_GAP)
             _rounded(draw, (x, y, x + pw, y + row_h[r]), 14, fill=PANEL)
             yy = y
-            for h, paint in panel.blocks:
+            for _, h, paint in panel.blocks:
                 paint(draw, x, yy)
                 yy += h
             if panel.dim:
@@ -968,7 +1136,7 @@ def _image(view: dict[str, Any], only: int | None = None) -> Image.Image:
                 ink = mix(pc.text, PANEL, 0.3) if e["done"] else pc.text
             _chip(draw, cx, cy, fit_text(text, of, w - 20), fnt=of, fill=fill, ink=ink,
                   outline=PAPER if e is now else None, width=w)
-        y += order_block
+    y += order_block            # 0 without chips, but for a replay layout's room
 
     done = view["result"] is not None
     fill = HIGHLIGHT if (done or view["pending"] is not None) else PANEL

@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.__main__ import EXIT_REFUSED, main
 from bot.engine.records import Record
-from bot.render_cli import position, renderers
+from bot.render_cli import position, renderers, replay_board
 from bot.replay import walk
 from rendering.gif import GifPicture, board_x, replay_gif
 
@@ -102,21 +102,23 @@ def test_every_board_is_render_at_n_in_the_gifs_palette(gifs, name, tmp_path, ca
     palette = palette_of(gif.png)
     frames = frames_of(gif.png)
     steps = walk(record).steps
-    draw, _ = renderers(record.kind)
-    # Every step against the public picture of its position; a few through the CLI itself,
-    # byte for byte the file `render --at N` writes.
+    # Every step against the public picture of its position as the replay draws it (the board
+    # in the replay's layout: `render --at N --replay-layout`); a few through the CLI itself,
+    # byte for byte the file it writes.
     through_cli = {steps[1].at, steps[len(steps) // 2].at, steps[-1].at}
     for step, frame in zip(steps, frames):
         if step.at in through_cli:
-            assert main(["render", str(RECORDS[name]), "--at", str(step.at), "--out",
-                         str(tmp_path)]) == 0
+            assert main(["render", str(RECORDS[name]), "--at", str(step.at),
+                         "--replay-layout", "--out", str(tmp_path)]) == 0
             png = (tmp_path / f"{record.kind}-public-at{step.at}.png").read_bytes()
         else:
+            draw = replay_board(record, step.at) or renderers(record.kind)[0]
             png = draw(position(record, step.at)[0].view(None)).png
         got, board = board_in(frame, png, gif.board_top)
         want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
         assert got.tobytes() == want.convert("RGB").tobytes(), f"step {step.number}"
     # The end frame shows the final board too, under the result.
+    draw = replay_board(record) or renderers(record.kind)[0]
     final = draw(position(record, None)[0].view(None)).png
     got, board = board_in(frames[-1], final, gif.board_top)
     want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
@@ -256,7 +258,8 @@ def test_each_decoded_frame_is_the_composed_frame(gifs):
     from rendering.gif import board_drawer, build_frames, kind_palette, render_frames
     for name in ("deathbydice/lou_vs_vex_short_combat", "tradeshowdown/rulebook_example"):
         record = load(name)
-        frames = build_frames(walk(record, None), board_drawer(record.kind))
+        replay = walk(record, None)
+        frames = build_frames(replay, board_drawer(record.kind, replay.views))
         board_h = max(f.board.height for f in frames)
         composed, _, _ = render_frames(frames, kind_palette(record.kind), board_h)
         decoded = frames_of(gifs[name].png)
@@ -281,3 +284,86 @@ def test_clear_marks_only_unchanged_pixels_and_fills_short_gaps():
     assert clear[1:13] == [False] * 12                 # gaps of 4 and 7: written out
     assert clear[14:22] == [True] * 8                  # the gap of 8 and the gap of 16:
     assert clear[23:39] == [True] * 16                 # CLEAR
+
+
+# sha256 (first 16 hex digits) of every public board of these games, each as its RGB pixels
+# and size, drawn live (no replay layout): taken before the replay layouts were added. The live
+# board (the thread's, `render --at N`) must not change with them. A change that means to
+# change these pictures recomputes them (and says so).
+LIVE_BOARDS = {
+    ("tradeshowdown", "rulebook_example", 0): "5cbd9ab05108ba8d",
+    ("deathbydice", "lou_vs_vex_short_combat", 0): "9b252de3c38c3c4d",
+    ("deathbydice", "mayhem_vs_knuckles_specials", 0): "7fbd6bf18f44c747",
+    # seeded self-play (random legal moves, seed 26), the first 60 entries: two fighters
+    # going from full panels to tightened ones to tiles, four in tiles, a Death by Dice duel
+    ("tradeshowdown", "selfplay", 2): "587c6a7b54e657f5",
+    ("tradeshowdown", "selfplay", 4): "a0f45b218e35575e",
+    ("deathbydice", "selfplay", 2): "0ffd0ee54198abe0",
+}
+
+
+def _boards_digest(images) -> str:
+    import hashlib
+    h = hashlib.sha256()
+    for im in images:
+        im = im.convert("RGB")
+        h.update(f"{im.size}".encode())
+        h.update(im.tobytes())
+    return h.hexdigest()[:16]
+
+
+def _views(kind: str, name: str, players: int, seat=None) -> list[dict]:
+    from bot.engine.records import selfplay
+    if name == "selfplay":
+        record, _ = selfplay(kind, 26, players=players)
+        return walk(record, seat, upto=60).views
+    return walk(load(f"{kind}/{name}"), seat).views
+
+
+@pytest.mark.parametrize("kind,name,players", sorted(LIVE_BOARDS))
+def test_the_live_board_is_what_it_was_before_replay_layouts(kind, name, players):
+    import importlib
+    module = importlib.import_module(f"rendering.{kind}")
+    views = _views(kind, name, players)
+    got = _boards_digest(module.public_image(v) for v in views)
+    assert got == LIVE_BOARDS[kind, name, players]
+    # and the thread's picture is that board (in its PNG's palette)
+    from rendering.picture import palettised
+    last = Image.open(io.BytesIO(module.public_picture(views[-1]).png))
+    assert last.convert("RGB").tobytes() == palettised(module.public_image(views[-1])).convert(
+        "RGB").tobytes()
+
+
+def test_a_tradeshowdown_seat_panel_is_what_it_was_before_replay_layouts():
+    import rendering.tradeshowdown as ts
+    views = _views("tradeshowdown", "selfplay", 2, seat=0)
+    assert _boards_digest(ts._image(v, v["you"]) for v in views) == "37e8fa0cecb3830b"
+
+
+@pytest.mark.parametrize("kind,players", [("tradeshowdown", 2), ("tradeshowdown", 4),
+                                          ("deathbydice", 2)])
+def test_a_replay_board_holds_still_and_grows_only_when_a_step_needs_room(kind, players):
+    """In a replay (`replay_layouts`) the board is the same position as the live board, in a
+    layout that keeps the room each part has needed so far: its height never shrinks and
+    changes at only a few steps (the live board changes it at most steps), a step's layout
+    never depends on a later step, and the board stays within a phone's 1,400 px."""
+    import importlib
+    from bot.engine.records import selfplay
+    module = importlib.import_module(f"rendering.{kind}")
+    record, _ = selfplay(kind, 26, players=players)
+    views = walk(record, None, upto=160).views
+    layouts = module.replay_layouts(views)
+    assert len(layouts) == len(views)
+    assert module.replay_layouts(views[:40]) == layouts[:40]   # the steps so far only
+    heights = [module.public_image(v, lay).height for v, lay in zip(views, layouts)]
+    live = [module.public_image(v).height for v in views]
+    assert max(heights) <= 1400
+    # TradeShowdown's two full panels turn tight, then to tiles, once each at most (never
+    # back); within each, the board only grows.
+    kinds = [(getattr(lay, "tight", False), getattr(lay, "tiles", False)) for lay in layouts]
+    assert kinds == sorted(kinds, key=lambda k: (k[1], k[0])) and len(set(kinds)) <= 3
+    for a, b, ka, kb in zip(heights, heights[1:], kinds, kinds[1:]):
+        assert a <= b or ka != kb
+    moves = sum(a != b for a, b in zip(heights, heights[1:]))
+    live_moves = sum(a != b for a, b in zip(live, live[1:]))
+    assert moves <= 8 and live_moves >= 3 * moves + 3, (moves, live_moves)
