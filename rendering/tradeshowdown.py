@@ -711,26 +711,33 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
 
     tf = font(TILE_TEXT)
     bold = font(TILE_TEXT, bold=True)
-    lines: list[tuple[str, Any, Colour]] = []
+    # (text, font, ink, what it says): what it says names its place in a replay's layout
+    lines: list[tuple[str, Any, Colour, str]] = []
     status, colour = _status(view, f)
     n = f["slashes_taken"]
     taken = f"{n} slash{'es' if n != 1 else ''} taken"
     if status and tf.getlength(f"{taken} · ") + bold.getlength(status) <= inner:
-        lines.append((f"{taken} · {status}", bold, colour))     # one line when it fits
+        lines.append((f"{taken} · {status}", bold, colour, "taken"))  # one line if it fits
     else:
-        lines.append((taken, tf, TEXT))
+        lines.append((taken, tf, TEXT, "taken"))
         if status:
-            lines.append((status, bold, colour))
+            lines.append((status, bold, colour, "status"))
 
-    def text_block(key, items):
-        def paint(draw: ImageDraw.ImageDraw, x: int, y: int, items=items) -> None:
-            yy = y
-            for text, fnt, ink in items:
-                for part in wrap_text(text, fnt, inner):    # whole: never cut mid-line
-                    draw.text((x + TILE_PAD, yy), part, fill=ink, font=fnt, anchor="lt")
-                    yy += 18
-        return (key, sum(18 * len(wrap_text(t, fn, inner)) for t, fn, _ in items) + 4, paint)
-    blocks.append(text_block("status", lines))
+    def text_block(key, items) -> list[Block]:
+        """The lines, each item a block of its own (a replay keeps each one's room), and 4 px
+        under them."""
+        out: list[Block] = []
+        for text, fnt, ink, what in items:
+            parts = wrap_text(text, fnt, inner)                # whole: never cut mid-line
+
+            def paint(draw: ImageDraw.ImageDraw, x: int, y: int, parts=parts, fnt=fnt,
+                      ink=ink) -> None:
+                for k, part in enumerate(parts):
+                    draw.text((x + TILE_PAD, y + 18 * k), part, fill=ink, font=fnt,
+                              anchor="lt")
+            out.append((f"{key}:{what}", 18 * len(parts), paint))
+        return out + [(f"{key}:end", 4, _nothing)]
+    blocks += text_block("status", lines)
 
     card = f["cards"][f["active"]]
     n_digits = len(card["digits"])
@@ -741,31 +748,33 @@ def _tile(view: dict[str, Any], f: dict[str, Any]) -> _Panel:
                   compact=True, show_zip=False)  # the name gets the room; zip below
     blocks.append(("card", card_height(n_digits, inner, True) + 10, paint_card))
 
-    more: list[tuple[str, Any, Colour]] = [(f"zip {card['zip']}", tf, MUTED)]
+    more: list[tuple[str, Any, Colour, str]] = [(f"zip {card['zip']}", tf, MUTED, "zip")]
     if len(f["cards"]) > 1:
         other = f["cards"][1 - f["active"]]
         partner = (f"partner {safe_text(other['name'], 'partner')}"
                    + (" (out)" if other["out"] else ""))
         both = f"zip {card['zip']} · {partner}"
-        more[0] = ((both, tf, MUTED) if tf.getlength(both) <= inner else more[0])
+        more[0] = ((both, tf, MUTED, "zip") if tf.getlength(both) <= inner else more[0])
         if more[0][0] != both:
-            more.append((partner, tf, MUTED))
+            more.append((partner, tf, MUTED, "partner"))
     if _shows_round(view, f) and f["rolls"]:
         more.append((f"rolled {' '.join(str(r['value']) for r in f['rolls'])} "
-                     f"({f['depth']} dice)", bold, TEXT))
+                     f"({f['depth']} dice)", bold, TEXT, "roll"))
         label, chips = _set_chips(view, f)
         # the depth is the number of dice, said on the line above: not again in each set
         chips = [c.replace(f" · depth {f['depth']}", "") for c in chips]
-        more.append((f"{label.split(' (')[0].lower()}: " + "; ".join(chips), tf, TEXT))
+        more.append((f"{label.split(' (')[0].lower()}: " + "; ".join(chips), tf, TEXT,
+                     "sets"))
     elif _shows_round(view, f) and f["dice"] is not None:
-        more.append(("will roll " + " ".join(f"d{d}" for d in sorted(f["dice"])), bold, TEXT))
+        more.append(("will roll " + " ".join(f"d{d}" for d in sorted(f["dice"])), bold, TEXT,
+                     "roll"))
     effects = _effects(f)
     if f["combo"]:
         effects.insert(0, f"combo {len(f['combo'])} of 5 dice")
     if effects:
-        more.append((" · ".join(effects), bold, HIGHLIGHT))
+        more.append((" · ".join(effects), bold, HIGHLIGHT, "effects"))
     if more:
-        blocks.append(text_block("more", more))
+        blocks += text_block("more", more)
     won = view["result"] is not None and s in view["result"]["winners"]
     frame = HIGHLIGHT if (attacking or won) else OUT_RED if targeted else None
     return _Panel(blocks, frame, not standing, TILE_W, head_h)
@@ -897,7 +906,8 @@ def render(view: dict[str, Any], only: int | None = None) -> Picture:
 
 FULL_BLOCKS = ("header", "info", "card0", "card1", "effects", "dice_label", "dice", "sets",
                "combo")
-TILE_BLOCKS = ("header", "status", "card", "more")
+TILE_BLOCKS = ("header", "status:taken", "status:status", "status:end", "card", "more:zip",
+               "more:partner", "more:roll", "more:sets", "more:effects", "more:end")
 Floors = tuple[tuple[tuple[str, int], ...], ...]   # per fighter: (block, height) in draw order
 
 
