@@ -2,9 +2,12 @@
 
 Frames: a title frame (the game, its players and options, over the starting board), one frame
 per step that changed the public board (`bot.replay.walk`: the board exactly as `python -m bot
-render RECORD --at N` draws it, with a caption band above it saying what happened, in the
-engine's words), and an end frame (the result and how it ended, over the final board).
-Secrets show only once revealed: every board is drawn from the public view at its step.
+render RECORD --at N --replay-layout` draws it, with a caption band above it saying what
+happened, in the engine's words), and an end frame (the result and how it ended, over the final
+board). Secrets show only once revealed: every board is drawn from the public view at its step.
+The boards are the live board's (`render --at N` without `--replay-layout`), but for a game
+whose board grows and shrinks (TradeShowdown, Death by Dice): there each part keeps the room it
+has needed in the steps so far (`board_drawer`), so the board holds still from step to step.
 
 One shared palette for every frame (chosen from the colours all the frames use, the most used
 kept exactly), so Pillow's GIF writer stores each frame as the rectangle that changed and the
