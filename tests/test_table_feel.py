@@ -85,14 +85,10 @@ async def test_a_whole_game_is_played_by_clicks(fake, world, name, drawn_words):
 MISSED: dict[tuple[str, str], str] = {
     ("slideslam", "pngs"):
         "2.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("tradeshowdown", "thread_posts"):
-        "1.2 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
     ("tradeshowdown", "dm_sends_edits"):
         "3.5 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown", "pngs"):
         "4.2 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("deathbydice", "thread_posts"):
-        "1.25 thread posts/seat turn (goal ≤ 1.1); issue #22 item 4",
     ("deathbydice", "pngs"):
         "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "dm_sends_edits"):
