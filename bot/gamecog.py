@@ -1043,9 +1043,13 @@ class GameCog(commands.GroupCog):
         """The mover's private answer to a move made from a component or the typed form."""
         seat = played.row.seat_of(interaction.user.id)
         if ephemeral_panel:
+            message = interaction.message
+            if (seat in played.game.actors() and self.is_secret(played.game, seat)
+                    and message is not None and message.flags.components_v2
+                    and await self._next_step_in_place(interaction, played, seat, said)):
+                return
             # Only the interaction can edit an ephemeral panel: retire it (saying what was
             # done, in place of a new message) and hand a fresh one.
-            message = interaction.message
             kw = (Panel(said).over(message).edit_kwargs()
                   if message is not None and message.flags.components_v2
                   else {"content": said, "view": None})
@@ -1068,9 +1072,44 @@ class GameCog(commands.GroupCog):
             label = ""
         return f"✅ Done: {label.rstrip('.')}." if label else "✅ Your move is in."
 
+    async def _next_step_in_place(self, interaction: discord.Interaction, played: Played,
+                                  seat: int, said: str) -> bool:
+        """A move made on an ephemeral panel while the seat's secret step goes on: that panel
+        becomes the next step's (what was done on top), as its click's own answer, rather than
+        a retired panel and a fresh one; its picture stays when drawn the same (one upload, one
+        message). False when the edit failed (then the fresh panel follows)."""
+        message = interaction.message
+        panel = await self.build_panel(played.row, played.game, seat)
+        panel.content = f"{said}\n\n{panel.content}"
+        shown = self._ephemeral_pictures().get(message.id)
+        panel.same_picture_as(shown, Panel.from_message(message).picture_ref())
+        kw = panel.edit_kwargs(keep_picture=panel.kept is not None)
+        try:
+            await interaction.edit_original_response(**kw)
+        except discord.HTTPException:
+            return False
+        self._ephemeral_pictures()[message.id] = (picture_digest(panel.picture)
+                                                  if panel.picture is not None else shown or "")
+        return True
+
+    def _ephemeral_pictures(self) -> dict[int, str]:
+        """Ephemeral panel message id -> the `picture_digest` of the picture on it (what this
+        process sent; a panel it does not know simply gets its picture again). Bounded."""
+        pictures = self.__dict__.setdefault("_eph_pictures", {})
+        if len(pictures) > 10_000:
+            pictures.clear()
+        return pictures
+
     async def send_panel_ephemeral(self, interaction, row: GameRow, game: Game, seat: int):
         panel = await self.build_panel(row, game, seat)
-        await reply(interaction, ephemeral=True, **panel.send_kwargs())
+        kw = panel.send_kwargs()
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(ephemeral=True, wait=True, **kw)
+        else:
+            answer = await interaction.response.send_message(ephemeral=True, **kw)
+            sent = getattr(answer, "resource", None)
+        if getattr(sent, "id", None) and panel.picture is not None:
+            self._ephemeral_pictures()[sent.id] = picture_digest(panel.picture)
 
     async def open_panel(self, interaction: discord.Interaction, game_id: int) -> None:
         row, game = await self.find_game(interaction, game_id)
