@@ -29,7 +29,8 @@ from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join
 from .store import GameRow
 from .engine.menu import Menu, MenuGroup, Pick
 from .tables import STALE_TEXT, NotAPlayer, Played, PublishIncomplete, StaleMove
-from .panel import Panel, _digest, clip, mention, picture_file, split_card
+from .panel import (Panel, _digest, clip, mention, picture_digest, picture_file,
+                    split_card)
 from .ui import (ClaimTimeoutButton, ComponentCall, MoveModal, PanelButton, VoteButton, reply,
                  view_of)
 
@@ -595,8 +596,10 @@ class GameCog(commands.GroupCog):
         # `posted`: the turn's message shows its story so far (a failed post leaves its lines
         # here, and the next publish posts them: no line is lost to an outage).
         posted = turn.get("posted", True)
-        same_turn = (old_id is not None and posted and turn.get("key") == key and cause not in (
-            "start", "timeout", "vote") and game.outcome() is None)
+        acting = sorted(set(self.must_act(game))) if game.outcome() is None else []
+        same_turn = (old_id is not None and posted and cause not in ("start", "timeout", "vote")
+                     and game.outcome() is None and (
+                         turn.get("key") == key or self._continues(row, acting, cause, mover)))
         lines, items = await self.extra_turn_items(row, game, lines, items, not same_turn)
         carried = list(turn.get("lines", [])) if (same_turn or not posted) else []
         # A move published again (the outbox, after a fault) adds its lines once.
@@ -617,10 +620,13 @@ class GameCog(commands.GroupCog):
         sig = panel.signature() + view_sig
         if same_turn and turn.get("sig") == sig:
             return  # nothing a reader would see has changed: no edit, no upload
+        old_card = turn.get("card") or {}
         if not same_turn or turn.get("view_sig") != view_sig:
             panel.picture = await self.picture(row, game, None)
+            if same_turn:  # drawn the same as the board on the message: that one stays
+                panel.same_picture_as(old_card.get("png"), old_card.get("picture"))
         else:  # the board on the message stays: the edited card shows it again
-            panel.keeping((turn.get("card") or {}).get("picture"))
+            panel.keeping(old_card.get("picture"))
         try:
             msg_id = await self._show_turn(row, game, channel, panel, before, old_id,
                                            same_turn, mover, old_card=turn.get("card"))
@@ -632,10 +638,22 @@ class GameCog(commands.GroupCog):
                               "posted": same_turn, "through": row.version,
                               "card": turn.get("card")})
             raise
+        png = (picture_digest(panel.picture) if panel.picture is not None
+               else old_card.get("png", "") if panel.kept else "")
         row.extra = await self.bot.store.update_extra(
             row.id, turn_message=msg_id,
             turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig,
-                  "posted": True, "through": row.version, "card": card_record(panel)})
+                  "posted": True, "through": row.version, "card": card_record(panel, png)})
+
+    @staticmethod
+    def _continues(row: GameRow, acting: list[int], cause: str, mover: int | None) -> bool:
+        """Does a move leave the turn with the one who made it (they alone must act next: a
+        defense then their own attack, the last lock-in then their own attack)? Then it is
+        still their turn as the table feels it: the card they are at is edited, and no new
+        message tells anyone (nobody else must act, and the mover is never pinged)."""
+        if cause != "move" or mover is None or not acting:
+            return False
+        return all(row.players[s] == mover for s in acting)
 
     def card_accent(self, game: Game) -> int | None:
         """The turn card's colour: the seat who must act (the winner once the game is over);
@@ -850,9 +868,13 @@ class GameCog(commands.GroupCog):
                                 and str(last.get("sig", "")).endswith(view_sig))
                 if not same_picture and panel.picture is None:
                     panel.picture = await self.picture(row, game, seat)
+                    # drawn the same as the picture on the message: that one stays
+                    same_picture = panel.same_picture_as(last.get("png"), last.get("picture"))
+                png = picture_digest(panel.picture) if panel.picture is not None else (
+                    last.get("png", "") if same_picture else "")
                 if await self._edit_dm(last, panel, keep_picture=same_picture,
                                        game_id=row.id):
-                    last.update(sig=sig, notes=_digest(notes), key=key)
+                    last.update(sig=sig, notes=_digest(notes), key=key, png=png)
                     return
             if needs_panel and panel.picture is None:
                 panel.picture = await self.picture(row, game, seat)
@@ -865,7 +887,8 @@ class GameCog(commands.GroupCog):
                                             lazy=self._lazy(row, game, played, seat))
                     panels[str(seat)] = {"channel": sent.channel.id, "message": sent.id,
                                          "phase": phase, "sig": sig, "notes": _digest(notes),
-                                         "picture": panel.picture_ref(), "key": key}
+                                         "picture": panel.picture_ref(), "key": key,
+                                         "png": picture_digest(panel.picture)}
                 return
             closed.add(uid)
         if needs_panel and played.by != uid and (not last or last.get("phase") != phase):
@@ -927,7 +950,7 @@ class GameCog(commands.GroupCog):
         if channel is None:
             channel = self.bot.get_partial_messageable(last["channel"])
         shown = panel if panel is not None else Panel(REPLACED_TEXT)
-        if panel is None or keep_picture:
+        if (panel is None or keep_picture) and shown.kept is None:
             shown.keeping(last.get("picture"))
 
         def edit_kwargs() -> dict[str, Any]:
@@ -1020,9 +1043,13 @@ class GameCog(commands.GroupCog):
         """The mover's private answer to a move made from a component or the typed form."""
         seat = played.row.seat_of(interaction.user.id)
         if ephemeral_panel:
+            message = interaction.message
+            if (seat in played.game.actors() and self.is_secret(played.game, seat)
+                    and message is not None and message.flags.components_v2
+                    and await self._next_step_in_place(interaction, played, seat, said)):
+                return
             # Only the interaction can edit an ephemeral panel: retire it (saying what was
             # done, in place of a new message) and hand a fresh one.
-            message = interaction.message
             kw = (Panel(said).over(message).edit_kwargs()
                   if message is not None and message.flags.components_v2
                   else {"content": said, "view": None})
@@ -1045,9 +1072,44 @@ class GameCog(commands.GroupCog):
             label = ""
         return f"✅ Done: {label.rstrip('.')}." if label else "✅ Your move is in."
 
+    async def _next_step_in_place(self, interaction: discord.Interaction, played: Played,
+                                  seat: int, said: str) -> bool:
+        """A move made on an ephemeral panel while the seat's secret step goes on: that panel
+        becomes the next step's (what was done on top), as its click's own answer, rather than
+        a retired panel and a fresh one; its picture stays when drawn the same (one upload, one
+        message). False when the edit failed (then the fresh panel follows)."""
+        message = interaction.message
+        panel = await self.build_panel(played.row, played.game, seat)
+        panel.content = f"{said}\n\n{panel.content}"
+        shown = self._ephemeral_pictures().get(message.id)
+        panel.same_picture_as(shown, Panel.from_message(message).picture_ref())
+        kw = panel.edit_kwargs(keep_picture=panel.kept is not None)
+        try:
+            await interaction.edit_original_response(**kw)
+        except discord.HTTPException:
+            return False
+        self._ephemeral_pictures()[message.id] = (picture_digest(panel.picture)
+                                                  if panel.picture is not None else shown or "")
+        return True
+
+    def _ephemeral_pictures(self) -> dict[int, str]:
+        """Ephemeral panel message id -> the `picture_digest` of the picture on it (what this
+        process sent; a panel it does not know simply gets its picture again). Bounded."""
+        pictures = self.__dict__.setdefault("_eph_pictures", {})
+        if len(pictures) > 10_000:
+            pictures.clear()
+        return pictures
+
     async def send_panel_ephemeral(self, interaction, row: GameRow, game: Game, seat: int):
         panel = await self.build_panel(row, game, seat)
-        await reply(interaction, ephemeral=True, **panel.send_kwargs())
+        kw = panel.send_kwargs()
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(ephemeral=True, wait=True, **kw)
+        else:
+            answer = await interaction.response.send_message(ephemeral=True, **kw)
+            sent = getattr(answer, "resource", None)
+        if getattr(sent, "id", None) and panel.picture is not None:
+            self._ephemeral_pictures()[sent.id] = picture_digest(panel.picture)
 
     async def open_panel(self, interaction: discord.Interaction, game_id: int) -> None:
         row, game = await self.find_game(interaction, game_id)
@@ -1179,11 +1241,12 @@ class GameCog(commands.GroupCog):
         return game, seat, game.legal(seat)
 
 
-def card_record(panel: Panel) -> dict[str, Any]:
+def card_record(panel: Panel, png: str = "") -> dict[str, Any]:
     """What a turn card shows, kept with the turn: the next turn takes its buttons off by
-    sending it again without them (a V2 card cannot just drop its components)."""
+    sending it again without them (a V2 card cannot just drop its components); `png`, the
+    `picture_digest` of its picture (an edit drawing the same one keeps it)."""
     return {"text": panel.content, "status": panel.status, "accent": panel.accent,
-            "picture": panel.picture_ref()}
+            "picture": panel.picture_ref(), "png": png}
 
 
 def card_panel(card: dict[str, Any] | None) -> Panel | None:

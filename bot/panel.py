@@ -72,6 +72,17 @@ class Panel:
             self.accent = Panel.from_message(message).accent
         return self.keeping(message)
 
+    def same_picture_as(self, digest: str | None, ref: Any) -> bool:
+        """Is this panel's new picture the very one already on the message (`digest`: the
+        `picture_digest` kept with it, `ref`: its [file name, alt text])? Then it is not
+        uploaded again: the edit keeps the attachment there and the card shows it again,
+        with this picture's alt text (the words may say more than the image)."""
+        if (self.picture is None or not digest or not ref
+                or picture_digest(self.picture) != digest):
+            return False
+        self.kept, self.picture = (str(ref[0]), self.picture.alt), None
+        return True
+
     def retired(self) -> "Panel":
         """The same card without its buttons and selects (a past turn, a replaced panel)."""
         return dataclasses.replace(self, items=[], picture=None,
@@ -172,6 +183,11 @@ def action_rows(items: list[discord.ui.Item]) -> list[list[discord.ui.Item]]:
 
 def _digest(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:12] if text else ""
+
+
+def picture_digest(picture: Any) -> str:
+    """What a picture is, by its bytes: two drawings of the same image are one upload."""
+    return hashlib.sha1(picture.png).hexdigest()[:16] if picture is not None else ""
 
 
 def picture_file(picture: Any, filename: str | None = None) -> discord.File:

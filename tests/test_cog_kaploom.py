@@ -613,8 +613,10 @@ async def test_closed_dms_get_the_ephemeral_panel(fake, world, monkeypatch):
     assert "assign POW d7 d8" in options(panel, "kp:pick:")
     new = await fake.invoke(fake.select(panel, component(panel, "kp:pick:")["custom_id"],
                                         ["assign POW d7 d8"], user=world.bob))
-    fresh = [r for r in new if r.ephemeral and "POW ←" in r.content]
-    assert fresh, said(new)
+    # the placement shows in Bob's own panel (the one he picked on, or a fresh one), to him
+    fresh = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
+             if m.audience == world.bob.id and "POW ←" in m.content]
+    assert fresh and all(m.ephemeral for m in fresh), said(new)
     game = await game_of(fake, row)
     assert "POW" in [b["action"] for b in game.view(1)["players"][1]["board"]]
     assert_no_secret(fake, row)
