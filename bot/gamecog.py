@@ -601,7 +601,10 @@ class GameCog(commands.GroupCog):
                      and game.outcome() is None and (
                          turn.get("key") == key or self._continues(row, acting, cause, mover)))
         lines, items = await self.extra_turn_items(row, game, lines, items, not same_turn)
-        carried = list(turn.get("lines", [])) if (same_turn or not posted) else []
+        told = list(turn.get("lines", []))
+        # A new turn carries what the last card never showed (its edit failed: `shown` counts
+        # the lines that reached Discord); the same turn carries its whole story.
+        carried = told if (same_turn or not posted) else told[turn.get("shown", len(told)):]
         # A move published again (the outbox, after a fault) adds its lines once.
         fresh = lines if turn.get("through", -1) < row.version else []
         log_lines = carried + fresh
@@ -636,14 +639,16 @@ class GameCog(commands.GroupCog):
             row.extra = await self.bot.store.update_extra(
                 row.id, turn={"key": key, "lines": log_lines, "sig": "", "view_sig": "",
                               "posted": same_turn, "through": row.version,
-                              "card": turn.get("card")})
+                              "shown": min(turn.get("shown", len(told)), len(log_lines))
+                              if same_turn else 0, "card": turn.get("card")})
             raise
         png = (picture_digest(panel.picture) if panel.picture is not None
                else old_card.get("png", "") if panel.kept else "")
         row.extra = await self.bot.store.update_extra(
             row.id, turn_message=msg_id,
             turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig,
-                  "posted": True, "through": row.version, "card": card_record(panel, png)})
+                  "posted": True, "shown": len(log_lines), "through": row.version,
+                  "card": card_record(panel, png)})
 
     @staticmethod
     def _continues(row: GameRow, acting: list[int], cause: str, mover: int | None) -> bool:
