@@ -213,7 +213,10 @@ async def _move_by_interaction(fake, bot, gid: int, rng: random.Random, known: d
 
 
 async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_SECONDS,
-              workers: int = 2, finished: int = 0, direct: bool = False) -> dict[str, Any]:
+              workers: int = 2, finished: int = 0, direct: bool = False,
+              profile=None) -> dict[str, Any]:
+    """`profile`: a cProfile.Profile enabled only while the steps run (not while the games are
+    set up)."""
     from conftest import World, boot
     rng = random.Random(14)
     with tempfile.TemporaryDirectory() as tmp:
@@ -268,6 +271,8 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 bot.tables.play = kept
             await meter.count_statements(bot.store)
             steps = []
+            if profile is not None:
+                profile.enable()
             for rate in rates:
                 latencies: list[float] = []
                 done = 0
@@ -322,6 +327,8 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                                       meter.choosing * 1000 / per, 2),
                                   "of_which_fake_discord": round(
                                       meter.serving * 1000 / per, 2)}})
+            if profile is not None:
+                profile.disable()
         finally:
             await fake.stop(check=False)
             gc.unfreeze()
@@ -361,7 +368,8 @@ def keyed() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m bench.load` runs both stores (what `make bench` keeps); `--quick` a short
-    run for iteration; `--profile FILE` writes a cProfile of the event loop's process."""
+    run for iteration; `--profile FILE` writes a cProfile of the event loop's process while the
+    steps run (the games' set-up left out)."""
     import argparse
     import json
     import sys
@@ -398,9 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         import cProfile
         prof = cProfile.Profile()
-        prof.enable()
-        out = asyncio.run(run(**kw))
-        prof.disable()
+        out = asyncio.run(run(**kw, profile=prof))
         prof.dump_stats(args.profile)
     else:
         out = asyncio.run(run(**kw))
