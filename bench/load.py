@@ -405,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     kw["direct"] = args.direct
     if args.profile:
         import cProfile
-        prof = cProfile.Profile()
+        prof = cProfile.Profile(time.thread_time)  # CPU of the event loop, not waits
         out = asyncio.run(run(**kw, profile=prof))
         prof.dump_stats(args.profile)
     else:

@@ -106,31 +106,43 @@ class QuietListener:
         return game.chance().sample(rng)
 
 
+# What publishing asks of a committed position again and again, remembered while it is
+# published: each seat's view, legal moves and menu. Lists are handed out as copies.
+REMEMBERED = ("view", "legal", "_legal", "menu")
+
+
 @contextmanager
 def views_remembered(game: Game) -> Iterator[None]:
-    """While a committed position is published, each seat's view is built once. Publishing
-    asks for the same views many times (the turn key, the status line, the signatures that
-    decide whether a message changed, the pictures), and building one is most of the event
-    loop's work for a move in the larger games. The position does not change meanwhile;
-    callers read views and never change them."""
-    real = game.view
-    memo: dict[Any, Any] = {}
+    """While a committed position is published, each seat's view, legal moves and menu are
+    worked out once. Publishing asks for the same ones many times (the turn key, the status
+    line, the signatures that decide whether a message changed, a panel's key and then the
+    panel, the pictures), and building them is most of the event loop's work for a move. The
+    position does not change meanwhile; callers read them and never change them (a list of
+    moves is handed out as a copy all the same)."""
+    memos: dict[str, dict[Any, Any]] = {}
 
-    def view(seat: int | None = None) -> Any:
-        try:
-            return memo[seat]
-        except KeyError:
-            memo[seat] = real(seat)
-            return memo[seat]
+    def remembered(name: str) -> Callable[..., Any]:
+        real = getattr(game, name)
+        memo = memos[name] = {}
+
+        def once(seat: Any = None) -> Any:
+            try:
+                found = memo[seat]
+            except KeyError:
+                found = memo[seat] = real(seat)
+            return list(found) if type(found) is list else found
+        return once
     try:
-        game.view = view  # type: ignore[method-assign]
-    except AttributeError:  # a game without an instance dict: views are built as asked
+        for name in REMEMBERED:
+            setattr(game, name, remembered(name))
+    except AttributeError:  # a game without an instance dict: worked out as asked
         yield
         return
     try:
         yield
     finally:
-        del game.view
+        for name in REMEMBERED:
+            game.__dict__.pop(name, None)
 
 
 def game_of(row: GameRow) -> Game:
