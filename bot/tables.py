@@ -107,29 +107,30 @@ class QuietListener:
 
 
 # What publishing asks of a committed position again and again, remembered while it is
-# published: each seat's view, legal moves and menu. Lists are handed out as copies.
-REMEMBERED = ("view", "legal", "_legal", "menu")
+# published: who acts, and each seat's view, legal moves and menu. Lists are handed out as
+# copies.
+REMEMBERED = ("view", "legal", "_legal", "menu", "actors", "_actors")
 
 
 @contextmanager
 def views_remembered(game: Game) -> Iterator[None]:
-    """While a committed position is published, each seat's view, legal moves and menu are
-    worked out once. Publishing asks for the same ones many times (the turn key, the status
-    line, the signatures that decide whether a message changed, a panel's key and then the
-    panel, the pictures), and building them is most of the event loop's work for a move. The
-    position does not change meanwhile; callers read them and never change them (a list of
-    moves is handed out as a copy all the same)."""
+    """While a committed position is published, who acts and each seat's view, legal moves
+    and menu are worked out once. Publishing asks for the same ones many times (the turn key,
+    the status line, the signatures that decide whether a message changed, a panel's key and
+    then the panel, the pictures), and building them is most of the event loop's work for a
+    move. The position does not change meanwhile; callers read them and never change them (a
+    list is handed out as a copy all the same)."""
     memos: dict[str, dict[Any, Any]] = {}
 
     def remembered(name: str) -> Callable[..., Any]:
         real = getattr(game, name)
         memo = memos[name] = {}
 
-        def once(seat: Any = None) -> Any:
+        def once(*seat: Any) -> Any:  # (seat) or, for who acts, ()
             try:
                 found = memo[seat]
             except KeyError:
-                found = memo[seat] = real(seat)
+                found = memo[seat] = real(*seat)
             return list(found) if type(found) is list else found
         return once
     try:
