@@ -85,9 +85,16 @@ def menu(g: "SlideSlam", seat: int) -> list[MenuGroup]:
         if mv.verb == "slide":
             reach[mv.refs[0]] = reach.get(mv.refs[0], 0) + 1
     items: dict[str, list[MenuItem]] = {}
+    steps: dict[tuple[str, object], str] = {}  # a die's step is worded once, not per square
     for move in legal:  # worded when shown (MenuItem.worded): a panel shows one die's squares
+        mv = parse(move, g.columns, g.rows)
+        die = (mv.verb, mv.refs[0] if mv.verb == "slide" else
+               mv.pairs[0][1] if mv.verb == "place" else None)
+        step = steps.get(die)
+        if step is None:
+            step = steps[die] = _step(g, seat, move, reach)
         items.setdefault(_key(g, move), []).append(
-            MenuItem.worded(move, partial(g.describe, move, seat), _step(g, seat, move, reach)))
+            MenuItem.worded(move, partial(g.describe, move, seat), step))
     groups = []
     for key, (title, pick, tone, emoji) in GROUPS.items():
         if key in items:
