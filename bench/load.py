@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -91,6 +92,27 @@ class Meter:
         self.statements = 0
         for key, handler in list(fake._routes.items()):
             fake._routes[key] = self._timed(handler)
+
+    @contextlib.contextmanager
+    def new_tasks(self):
+        """The tasks started meanwhile (discord.py's for a fed interaction), seen as they are
+        made: comparing `asyncio.all_tasks()` before and after cost the player time in
+        proportion to every task alive, which grew with the backlog when moves came faster
+        than they were done, and took the event loop from the bot just at saturation."""
+        loop = asyncio.get_running_loop()
+        started: list[asyncio.Task] = []
+        factory = loop.get_task_factory()
+
+        def recording(loop, coro, **kwargs):
+            task = (factory(loop, coro, **kwargs) if factory is not None
+                    else asyncio.Task(coro, loop=loop, **kwargs))
+            started.append(task)
+            return task
+        loop.set_task_factory(recording)
+        try:
+            yield started
+        finally:
+            loop.set_task_factory(factory)
 
     async def count_statements(self, store) -> None:
         """Count what the SQLite connection runs (its trace sees statements sent together)."""
@@ -196,12 +218,11 @@ async def _move_by_interaction(fake, bot, gid: int, rng: random.Random, known: d
                              user=users[row.players[seat]], channel=threads[gid], move=move)
     else:
         meter.clicks += 1
-    before = asyncio.all_tasks()
     meter.choosing += time.perf_counter() - t
-    fake.feed(payload)
+    with meter.new_tasks() as started:
+        fake.feed(payload)
     t = time.perf_counter()
-    tasks = [task for task in asyncio.all_tasks() - before
-             if task.get_name().startswith(TASK_PREFIXES)]
+    tasks = [task for task in started if task.get_name().startswith(TASK_PREFIXES)]
     meter.choosing += time.perf_counter() - t
     await asyncio.gather(*tasks)
     played = meter.played.pop(gid, None)   # what the player sees next: the published game
@@ -213,7 +234,10 @@ async def _move_by_interaction(fake, bot, gid: int, rng: random.Random, known: d
 
 
 async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_SECONDS,
-              workers: int = 2, finished: int = 0, direct: bool = False) -> dict[str, Any]:
+              workers: int = 2, finished: int = 0, direct: bool = False,
+              profile=None) -> dict[str, Any]:
+    """`profile`: a cProfile.Profile enabled only while the steps run (not while the games are
+    set up)."""
     from conftest import World, boot
     rng = random.Random(14)
     with tempfile.TemporaryDirectory() as tmp:
@@ -268,6 +292,8 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 bot.tables.play = kept
             await meter.count_statements(bot.store)
             steps = []
+            if profile is not None:
+                profile.enable()
             for rate in rates:
                 latencies: list[float] = []
                 done = 0
@@ -322,6 +348,8 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                                       meter.choosing * 1000 / per, 2),
                                   "of_which_fake_discord": round(
                                       meter.serving * 1000 / per, 2)}})
+            if profile is not None:
+                profile.disable()
         finally:
             await fake.stop(check=False)
             gc.unfreeze()
@@ -361,7 +389,8 @@ def keyed() -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m bench.load` runs both stores (what `make bench` keeps); `--quick` a short
-    run for iteration; `--profile FILE` writes a cProfile of the event loop's process."""
+    run for iteration; `--profile FILE` writes a cProfile of the event loop's process while the
+    steps run (the games' set-up left out)."""
     import argparse
     import json
     import sys
@@ -397,10 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     kw["direct"] = args.direct
     if args.profile:
         import cProfile
-        prof = cProfile.Profile()
-        prof.enable()
-        out = asyncio.run(run(**kw))
-        prof.disable()
+        prof = cProfile.Profile(time.thread_time)  # CPU of the event loop, not waits
+        out = asyncio.run(run(**kw, profile=prof))
         prof.dump_stats(args.profile)
     else:
         out = asyncio.run(run(**kw))

@@ -745,8 +745,8 @@ class GameCog(commands.GroupCog):
                          version: str | None = None) -> Panel:
         """The seat's panel before its picture is drawn: enough to tell whether it changed
         (`version`: its `p<n>`, when already read)."""
-        panel = self.panel(row, game, seat,
-                           version or await self.bot.tables.panel_version(row.id, seat))
+        panel = self.panel(row, game, seat, version or await self.bot.tables.panel_version(
+            row.id, seat, row.version))
         if panel.accent is None:  # a private panel wears its seat's colour
             panel.accent = rendering.colours.accent(seat)
         return panel
@@ -838,7 +838,7 @@ class GameCog(commands.GroupCog):
         view_sig = key = ""
         if needs_panel:
             same_phase = bool(last and last.get("phase") == phase and "message" in last)
-            version = await self.bot.tables.panel_version(row.id, seat)
+            version = await self.bot.tables.panel_version(row.id, seat, row.version)
             key = self._panel_key(game, seat, version)
             if (same_phase and not notes and uid not in closed and played.by != uid
                     and last.get("key") == key):

@@ -106,31 +106,44 @@ class QuietListener:
         return game.chance().sample(rng)
 
 
+# What publishing asks of a committed position again and again, remembered while it is
+# published: who acts, and each seat's view, legal moves and menu. Lists are handed out as
+# copies.
+REMEMBERED = ("view", "legal", "_legal", "menu", "actors", "_actors")
+
+
 @contextmanager
 def views_remembered(game: Game) -> Iterator[None]:
-    """While a committed position is published, each seat's view is built once. Publishing
-    asks for the same views many times (the turn key, the status line, the signatures that
-    decide whether a message changed, the pictures), and building one is most of the event
-    loop's work for a move in the larger games. The position does not change meanwhile;
-    callers read views and never change them."""
-    real = game.view
-    memo: dict[Any, Any] = {}
+    """While a committed position is published, who acts and each seat's view, legal moves
+    and menu are worked out once. Publishing asks for the same ones many times (the turn key,
+    the status line, the signatures that decide whether a message changed, a panel's key and
+    then the panel, the pictures), and building them is most of the event loop's work for a
+    move. The position does not change meanwhile; callers read them and never change them (a
+    list is handed out as a copy all the same)."""
+    memos: dict[str, dict[Any, Any]] = {}
 
-    def view(seat: int | None = None) -> Any:
-        try:
-            return memo[seat]
-        except KeyError:
-            memo[seat] = real(seat)
-            return memo[seat]
+    def remembered(name: str) -> Callable[..., Any]:
+        real = getattr(game, name)
+        memo = memos[name] = {}
+
+        def once(*seat: Any) -> Any:  # (seat) or, for who acts, ()
+            try:
+                found = memo[seat]
+            except KeyError:
+                found = memo[seat] = real(*seat)
+            return list(found) if type(found) is list else found
+        return once
     try:
-        game.view = view  # type: ignore[method-assign]
-    except AttributeError:  # a game without an instance dict: views are built as asked
+        for name in REMEMBERED:
+            setattr(game, name, remembered(name))
+    except AttributeError:  # a game without an instance dict: worked out as asked
         yield
         return
     try:
         yield
     finally:
-        del game.view
+        for name in REMEMBERED:
+            game.__dict__.pop(name, None)
 
 
 def game_of(row: GameRow) -> Game:
@@ -163,6 +176,8 @@ class Tables:
     RETRIES = 8
     # A publish still failing after this many tries is a warning in the log (an outage).
     OUTBOX_WARN_AFTER = 3
+    # Games whose seats' move counts (the versions of secret panels) are remembered.
+    MOVES_MADE_KEPT = 100_000
 
     def __init__(self, store: Store, *, turn_timer: int = 3600,
                  clock: Callable[[], float] = time.time,
@@ -180,6 +195,8 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         self._armed: set[int] = set()      # games with a deadline, as far as this process knows
+        # game id -> (version, seat -> moves made by then): see seat_moves
+        self._moves_made: dict[int, tuple[int, dict[int, int]]] = {}
         self._scheduler: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._next_at: float | None = None  # when the scheduler will look next
@@ -219,6 +236,8 @@ class Tables:
         row.id, row.state, row.version = gid, JSONText(state), len(entries)
         row.deadline, row.deadline_kind = deadline, deadline_kind
         row.timer_start = now if deadline is not None else None
+        self._remember_moves(gid, 0, {})
+        self._moves_committed(dataclasses.replace(row, version=0), entries, row.version)
         played = Played(row, game, entries, events, "start")
         self._arm(row)
         if publish:
@@ -284,9 +303,42 @@ class Tables:
         await self._publish(played)
         return played
 
-    async def panel_version(self, game_id: int, seat: int) -> str:
-        """The version a secret panel's components carry: `p<n>`, the moves its seat made."""
-        return f"p{await self.store.seat_moves(game_id, seat)}"
+    async def panel_version(self, game_id: int, seat: int, at: int | None = None) -> str:
+        """The version a secret panel's components carry: `p<n>`, the moves its seat made
+        (`at`: by that version of the game, the one the panel shows)."""
+        return f"p{await self.seat_moves(game_id, seat, at)}"
+
+    async def seat_moves(self, game_id: int, seat: int, at: int | None = None) -> int:
+        """How many moves `seat` has made by version `at` of the game (None: by now). The
+        count at a version never changes, so it is remembered: a move's commit works out the
+        next one from its own entries, and the panels of every seat, the check of a panel's
+        click and the next move's panels need no statement of their own. Not remembered: read
+        (every seat at once) with the game's version now."""
+        known = self._moves_made.get(game_id)
+        if known is not None and at is not None and known[0] == at:
+            return known[1].get(seat, 0)
+        found = await self.store.moves_by_seat(game_id)
+        if found is None:
+            return 0
+        if known is None or found[0] >= known[0]:
+            self._remember_moves(game_id, *found)
+        return found[1].get(seat, 0)
+
+    def _remember_moves(self, game_id: int, version: int, counts: dict[int, int]) -> None:
+        if len(self._moves_made) >= self.MOVES_MADE_KEPT:
+            self._moves_made.clear()  # the next move of each game reads its counts again
+        self._moves_made[game_id] = (version, counts)
+
+    def _moves_committed(self, row: GameRow, entries: list[Entry], version: int) -> None:
+        """The seats' move counts after a commit, from the counts before it (when known)."""
+        known = self._moves_made.get(row.id)
+        if known is None or known[0] != row.version:
+            return
+        counts = dict(known[1])
+        for entry in entries:
+            if entry.actor != CHANCE:
+                counts[entry.actor] = counts.get(entry.actor, 0) + 1
+        self._remember_moves(row.id, version, counts)
 
     async def check_version(self, row: GameRow, actor: int | str,
                             version: int | str | None) -> None:
@@ -296,7 +348,7 @@ class Tables:
         if version is None:
             return
         if isinstance(version, str) and version.startswith("p") and isinstance(actor, int):
-            if int(version[1:]) == await self.store.seat_moves(row.id, actor):
+            if int(version[1:]) == await self.seat_moves(row.id, actor, row.version):
                 return
         elif int(version) == row.version:
             return
@@ -376,6 +428,7 @@ class Tables:
                 now=now, cause=cause, by=by, row=row, standing=standing)
         except StaleVersion:
             raise StaleMove(STALE_TEXT) from None
+        self._moves_committed(row, entries, version)
         # The row after the commit, without reading it again: the same rules as the UPDATE.
         same_clock = deadline == row.deadline
         new = dataclasses.replace(

@@ -87,10 +87,10 @@ def _client_cog(interaction: discord.Interaction, name: str) -> Any:
 
 async def _game_cog(interaction: discord.Interaction, game_id: int) -> Any:
     bot = interaction.client
-    row = await bot.store.get_game(game_id)  # type: ignore[attr-defined]
-    if row is None:
+    kind = await bot.store.kind_of(game_id)  # type: ignore[attr-defined]
+    if kind is None:
         raise RuleError(f"There is no game #{game_id}.")
-    cog = bot.game_cogs.get(row.kind)  # type: ignore[attr-defined]
+    cog = bot.game_cogs.get(kind)  # type: ignore[attr-defined]
     if cog is None:
         raise RuleError("That game is not available right now; try again later.")
     return cog

@@ -117,7 +117,7 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         """The set-up list: choosing previews the arrangement; `Confirm` plays it."""
         row, game = await self.bot.tables.load(call.game_id)
         seat = self.player_seat(row, interaction)
-        if str(call.version) != f"p{await self.bot.store.seat_moves(row.id, seat)}":
+        if str(call.version) != await self.bot.tables.panel_version(row.id, seat, row.version):
             raise StaleMove(STALE_TEXT)
         seat = self.acting_seat(row, game, interaction, call)
         if game.menu(seat).item(call.value) is None:

@@ -81,3 +81,33 @@ def test_menu_is_legal_and_prompt_names_players(kind, players, seed):
             check_seat(game, seat)
         seat = rng.choice(actors)
         game.apply(seat, rng.choice(game.legal(seat)))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_menu_words_are_the_state_it_was_built_from(kind):
+    """Menu items are worded when first read (`MenuItem.worded`): a menu read after a move
+    says what it said before that move, and every item's words are `describe()`'s."""
+    rng = random.Random(7)
+    game = load(kind).new(2 if 2 >= load(kind).MIN_PLAYERS else load(kind).MIN_PLAYERS,
+                          names=NAMES)
+    checked = 0
+    for _ in range(STEPS):
+        actors = game.actors()
+        if not actors:
+            break
+        if actors == [CHANCE]:
+            game.apply(CHANCE, game.chance().sample(rng))
+            continue
+        seat = rng.choice(actors)
+        menu = game.menu(seat)
+        said = {i.move: (game.describe(i.move, seat).label, game.describe(i.move, seat).effect)
+                for g in menu.groups for i in g.items if g.pick != Pick.SEVERAL}
+        before = game.menu(seat)  # built from the same state, read only after the move
+        move = rng.choice(game.legal(seat))
+        game.apply(seat, move)
+        for group in before.groups:
+            for item in group.items:
+                if group.pick != Pick.SEVERAL:
+                    assert (item.label, item.effect) == said[item.move], (kind, item.move)
+                    checked += 1
+    assert checked > 20

@@ -53,10 +53,15 @@ async def test_a_seats_moves_are_counted_while_running_and_after_the_end(store):
     entries = [Entry(0, "a"), Entry("chance", "roll 3"), Entry(1, "b"), Entry(0, "c")]
     await store.commit_move(gid, 0, entries, {"x": 2})
     assert [await store.seat_moves(gid, s) for s in (0, 1, 2)] == [2, 1, 0]
+    assert await store.moves_by_seat(gid) == (4, {0: 2, 1: 1})  # every seat in one read
     await store.commit_move(gid, 4, [Entry(1, "d")], {"x": 3}, status="finished",
                             results={111: "win", 222: "loss"})
     assert [await store.seat_moves(gid, s) for s in (0, 1, 2)] == [2, 2, 0]
+    assert await store.moves_by_seat(gid) == (5, {0: 2, 1: 2})  # from the packed record
     assert await store.seat_moves(999_999, 0) == 0
+    assert await store.moves_by_seat(999_999) is None
+    fresh = await _game(store)
+    assert await store.moves_by_seat(fresh) == (0, {})
 
 
 # ---- one move through the table ------------------------------------------------------------------
@@ -97,6 +102,45 @@ async def test_a_move_reads_the_game_row_once(tmp_path):
         await store.close()
 
 
+async def test_panel_versions_are_worked_out_from_the_commits(tmp_path):
+    """A secret panel's version (`p<n>`: its seat's moves) at the version a panel shows is
+    known from the table's own commits: no statement for it after the game's start, and the
+    same count the database holds. A table that did not see the moves reads them once."""
+    from bot.engine import register
+    from coinflip import CoinFlip
+    register(CoinFlip)
+    store = await Store.open(tmp_path / "p.db")
+    tables = Tables(store, sleep=never)
+    other = Tables(store, sleep=never)  # another process sharing the database
+    try:
+        played = await tables.create("coinflip", [111, 222])
+        gid = played.row.id
+        counted = Counted()
+        await store.db.set_trace_callback(counted)
+        moved = 0
+        for _ in range(3):
+            row, game = played.row, played.game
+            if game.outcome() is not None:
+                break
+            assert [await tables.panel_version(gid, s, row.version) for s in (0, 1)] == [
+                f"p{await store.seat_moves(gid, s)}" for s in (0, 1)]
+            seat = next(a for a in game.actors() if a != "chance")
+            played = await tables.play(gid, row.players[seat], game.legal(seat)[0],
+                                       version=f"p{await store.seat_moves(gid, seat)}")
+            moved += 1
+        # (the comparison's own counts are the old statement, `COUNT(*)`)
+        assert moved and not [s for s in counted.sql if "COUNT(e.id)" in s], counted.sql
+        counted.sql.clear()
+        row = played.row
+        assert [await other.panel_version(gid, s, row.version) for s in (0, 1)] == [
+            f"p{await store.seat_moves(gid, s)}" for s in (0, 1)]
+        assert sum("COUNT(e.id)" in s for s in counted.sql) == 1, counted.sql
+    finally:
+        await tables.close()
+        await other.close()
+        await store.close()
+
+
 async def test_publishing_builds_each_view_once(tmp_path):
     """The listener may ask for a view as often as it likes while the move is published; it
     is built once per seat, and the game is itself again afterwards."""
@@ -125,7 +169,7 @@ async def test_publishing_builds_each_view_once(tmp_path):
         CoinFlip.view = counted
         played = await tables.create("coinflip", [111, 222])
         assert sorted(built, key=str) == [0, 1, None] and asked == [True] * 6
-        assert "view" not in vars(played.game)
+        assert not {"view", "legal", "_legal", "menu"} & set(vars(played.game))
         played.game.view(None)
         assert len(built) == 4  # outside publishing: built when asked
     finally:

@@ -16,7 +16,9 @@ import pickle
 import random
 import re
 import unicodedata
+import weakref
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar, Iterable, Sequence
 
 from .menu import Menu, MenuGroup, MenuItem, Prompt, pick_for
@@ -248,6 +250,13 @@ class Option:
 
 # --- the game protocol ----------------------------------------------------------------------------
 
+# Game -> its menus (weakly) whose items are still to be worded from its state (MenuItem.worded):
+# they are worded before a move changes that state. Weak both ways: a menu nobody holds, or a
+# game gone, leaves nothing behind.
+_UNWORDED: "weakref.WeakKeyDictionary[Game, list[weakref.ref[Menu]]]" = (
+    weakref.WeakKeyDictionary())
+
+
 class Game:
     """Base of every engine. Subclasses keep their whole state in JSON-native attributes, set up
     in `setup()`, and implement the underscored hooks. The public methods add the checks every
@@ -445,6 +454,8 @@ class Game:
         `undo=False`: no copy is taken to put the state back, for a caller that throws the
         game away (or loads it again) when the move fails — the table, whose game is a copy
         of the stored state; a refused move may then leave this object half-changed."""
+        if _UNWORDED and self in _UNWORDED:
+            self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         move = " ".join(str(move).split())
@@ -471,6 +482,8 @@ class Game:
     def simulate(self, actor: Actor, move: str) -> list[Event]:
         """A legal move applied to a throwaway copy (a practice bot's simulation): no copy is
         kept for undo, so a refused move leaves this game broken — only for copies."""
+        if _UNWORDED and self in _UNWORDED:
+            self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         return self._apply(actor, move)
@@ -501,6 +514,8 @@ class Game:
     def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
         """The player gives up (`ending` RESIGN), or forfeits when their time ran out with no
         default move (TIMEOUT). Default: every other seat wins."""
+        if _UNWORDED and self in _UNWORDED:
+            self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         winners = [p for p in range(self.players) if p != player]
@@ -510,6 +525,8 @@ class Game:
     def forfeit(self, seats: Iterable[int]) -> list[Event]:
         """`seats` ran out of time with no default move: the others win; when nobody is left,
         nobody wins (a draw), rather than one idle player beating another."""
+        if _UNWORDED and self in _UNWORDED:
+            self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         idle = sorted(set(seats))
@@ -571,7 +588,19 @@ class Game:
         not act). Every move of `legal(seat)` is in exactly one group."""
         if self.result is not None or seat not in self._actors():
             return Menu(seat)
-        return Menu(seat, tuple(self._menu(seat)), self.is_secret(seat))
+        menu = Menu(seat, tuple(self._menu(seat)), self.is_secret(seat))
+        if menu.unworded():  # worded when read (MenuItem.worded), or before a move (_settle)
+            _UNWORDED.setdefault(self, []).append(weakref.ref(menu))
+        return menu
+
+    def _settle(self) -> None:
+        """Word what this game's menus have left unworded, before the state they speak of
+        changes (every move comes through here)."""
+        menus = _UNWORDED.pop(self, None)
+        for ref in menus or ():
+            menu = ref()
+            for item in menu.unworded() if menu is not None else ():
+                item._said()
 
     def prompt(self, seat: int | None = None) -> Prompt:
         """In words, for `seat` (None: anyone watching): whose step it is, what to do, why not
@@ -590,8 +619,8 @@ class Game:
 
     def _menu(self, seat: int) -> list[MenuGroup]:
         """Default: one group of every legal move, worded by `describe`."""
-        items = tuple(MenuItem(m, t.label, t.effect)
-                      for m, t in ((m, self.describe(m, seat)) for m in self._legal(seat)))
+        items = tuple(MenuItem.worded(m, partial(self.describe, m, seat))
+                      for m in self._legal(seat))
         return [MenuGroup("moves", "Choose your move", items, pick_for(len(items)))]
 
     def _status(self) -> str:

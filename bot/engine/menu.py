@@ -16,7 +16,7 @@ How a group is picked is a hint to the screen, not a rule:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 
 class Pick:
@@ -34,16 +34,77 @@ class Tone:
     RISKY = "risky"        # a power phrase, something that costs
 
 
-@dataclass(frozen=True)
 class MenuItem:
     """One choice: the move it makes (for `Pick.SEVERAL`: the token it adds), a label that
     fits a button or a list entry (≤ 80 characters), what it will do, and — for long lists —
-    the `step` it sits under ("Die A (6) on b2") so a screen can ask for that first."""
+    the `step` it sits under ("Die A (6) on b2") so a screen can ask for that first.
 
-    move: str
-    label: str
-    effect: str = ""
-    step: str = ""
+    A value, like a frozen dataclass of those four. `MenuItem.worded` words the label and
+    effect only when first read: a panel shows a few of a long menu's moves (one die's squares,
+    one action's dice) and wording every legal move was most of the work of building it."""
+
+    __slots__ = ("move", "step", "_label", "_effect", "_words")
+
+    def __init__(self, move: str, label: str, effect: str = "", step: str = ""):
+        object.__setattr__(self, "move", move)
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "_label", label)
+        object.__setattr__(self, "_effect", effect)
+        object.__setattr__(self, "_words", None)
+
+    @classmethod
+    def worded(cls, move: str, words: Callable[[], Any], step: str = "") -> "MenuItem":
+        """An item whose `words()` (anything with `label` and `effect`: a `MoveText`) is
+        called when its label or effect is first read. The game it words from must stay as
+        it was meanwhile: `Game.menu` registers such items, and the game words them before
+        a move changes it (`Game.apply`)."""
+        item = cls(move, "", "", step)
+        object.__setattr__(item, "_words", words)
+        return item
+
+    def _said(self) -> None:
+        words = self._words
+        if words is not None:
+            said = words()
+            object.__setattr__(self, "_label", said.label)
+            object.__setattr__(self, "_effect", said.effect)
+            object.__setattr__(self, "_words", None)
+
+    @property
+    def label(self) -> str:
+        if self._words is not None:
+            self._said()
+        return self._label
+
+    @property
+    def effect(self) -> str:
+        if self._words is not None:
+            self._said()
+        return self._effect
+
+    def _key(self) -> tuple[str, str, str, str]:
+        return (self.move, self.label, self.effect, self.step)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"MenuItem(move={self.move!r}, label={self.label!r}, effect={self.effect!r}, "
+                f"step={self.step!r})")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")  # frozen, as it was
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self):
+        return (MenuItem, self._key())
 
 
 @dataclass(frozen=True)
@@ -96,6 +157,10 @@ class Menu:
 
     def __bool__(self) -> bool:
         return bool(self.groups)
+
+    def unworded(self) -> list[MenuItem]:
+        """The items whose words are still to be read from the game (`MenuItem.worded`)."""
+        return [i for g in self.groups for i in g.items if i._words is not None]
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,9 @@ _OUTBOX_SQL = ("INSERT INTO outbox (game_id, version, cause, by_user, entries, p
                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
 
+KINDS_KEPT = 100_000  # games whose kind a store remembers (kind_of)
+
+
 class Store(abc.ABC):
     """A database holding the referee's games. `Store.open(target)` picks the backend."""
 
@@ -200,6 +203,20 @@ class Store(abc.ABC):
             version += 1
             await self._exec(_EVENT_SQL, (game_id, version, entry.actor_text, entry.move, now))
         return version
+
+    async def kind_of(self, game_id: int) -> str | None:
+        """The game's kind (None: no such game). A kind never changes, so it is read once: a
+        click finds its game's cog without reading the whole row first."""
+        kinds = self.__dict__.setdefault("_kinds", {})
+        kind = kinds.get(game_id)
+        if kind is None:
+            row = await self._one("SELECT kind FROM games WHERE id=?", (game_id,))
+            if row is None:
+                return None
+            if len(kinds) >= KINDS_KEPT:
+                kinds.clear()
+            kind = kinds[game_id] = row[0]
+        return kind
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
@@ -647,6 +664,29 @@ class Store(abc.ABC):
         if row[0] is not None:
             return sum(a == str(seat + 1) for a, _ in unpack_record(row[0]))
         return row[1]
+
+    async def moves_by_seat(self, game_id: int) -> tuple[int, dict[int, int]] | None:
+        """The game's version and how many record entries each seat has made by then (seat ->
+        count; a seat that made none is left out), read together in one statement: the
+        versions of every secret panel of the game at once. None when there is no such
+        game."""
+        rows = await self._all(
+            "SELECT g.version, g.record, e.actor, COUNT(e.id) FROM games g LEFT JOIN events e"
+            " ON e.game_id = g.id AND e.actor <> 'chance' WHERE g.id=?"
+            " GROUP BY g.version, g.record, e.actor", (game_id,))
+        if not rows:
+            return None
+        version, record = rows[0][0], rows[0][1]
+        counts: dict[int, int] = {}
+        if record is not None:
+            for actor, _ in unpack_record(record):
+                if actor.isdigit():
+                    counts[int(actor) - 1] = counts.get(int(actor) - 1, 0) + 1
+            return version, counts
+        for _, _, actor, n in rows:
+            if actor is not None and actor.isdigit():
+                counts[int(actor) - 1] = n
+        return version, counts
 
     async def finished_of_user(self, user_id: int, limit: int = 10) -> list[tuple]:
         return [tuple(r) for r in await self._all(

@@ -7,6 +7,7 @@ making the same `banners` move as its ready-made layouts). Labels and effects ar
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..menu import MenuGroup, MenuItem, Pick, Tone
@@ -112,9 +113,9 @@ def groups(g: "DieMen", seat: int) -> list[MenuGroup]:
     for key, moves in found.items():
         title, pick, tone, emoji, hint = GROUPS[key]
         items = []
-        for move in moves:
-            said = g.describe(move, seat)
-            items.append(MenuItem(move, said.label, said.effect, _step(g, seat, move)))
+        for move in moves:  # worded when shown (MenuItem.worded)
+            items.append(MenuItem.worded(move, partial(g.describe, move, seat),
+                                         _step(g, seat, move)))
         out.append(MenuGroup(key, title, tuple(items), pick, hint, tone, emoji))
     return out
 

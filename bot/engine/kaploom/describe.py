@@ -7,6 +7,7 @@ own notation helpers; players are named by `g.name()`.
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ..core import MoveText, parse_seat
@@ -51,7 +52,16 @@ def _dice(g: "Kaploom", ids: list[str]) -> str:
 
 def read(g: "Kaploom", move: str) -> dict[str, Any]:
     """A legal move taken apart into what it is about: verb, action, dice, re-rolls, ally,
-    target, faces, colour. Only for moves `legal()` gave (the engine's own notation)."""
+    target, faces, colour. Only for moves `legal()` gave (the engine's own notation).
+
+    A menu reads every legal move, and wording one reads it again: a reading depends only on
+    the text, the number of players and whether the round is in its assignment, so a move
+    read before is looked up (a copy: the caller may keep it)."""
+    return dict(_read(move, g.players, g.stage == "assign"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(move: str, players: int, assigning: bool) -> dict[str, Any]:
     tokens = move.split()
     found = split_verb(tokens, PHASE1_VERBS + PHASE3_VERBS + RESOLVE_VERBS)
     out: dict[str, Any] = {"verb": "", "action": None, "dice": [], "rerolls": [], "ally": None,
@@ -67,7 +77,7 @@ def read(g: "Kaploom", move: str) -> dict[str, Any]:
         out["action"] = action_named(args[:k]) if k else None
         rest = args[k:]
         if rest and rest[-1].startswith("@"):
-            out["ally"] = parse_seat(rest[-1], g.players)
+            out["ally"] = parse_seat(rest[-1], players)
             rest = rest[:-1]
         out["dice"] = [die_id(t) for t in rest]
     elif verb in IMMEDIATE_VERB:
@@ -76,21 +86,21 @@ def read(g: "Kaploom", move: str) -> dict[str, Any]:
         k = low.index("reroll") if "reroll" in low else len(args)
         out["dice"] = [die_id(t) for t in args[:k]]
         out["rerolls"] = [die_id(t) for t in args[k + 1:]]
-    elif verb == "timeloop" and g.stage == "assign":   # the locked-in ability (Power Up:
+    elif verb == "timeloop" and assigning:   # the locked-in ability (Power Up:
         out["rerolls"] = [die_id(t) for t in args[1:]]  # `timeloop` locks the action in)
     elif verb == "point":
-        out["target"] = parse_seat(args[0], g.players)
+        out["target"] = parse_seat(args[0], players)
     elif verb in ("attach", "detach"):
         out["dice"] = [die_id(args[0])]
         out["faces"] = [args[1].upper()]
     elif verb == "give":
         out["dice"] = [die_id(args[0])]
-        out["target"] = parse_seat(args[1], g.players)
+        out["target"] = parse_seat(args[1], players)
     elif verb in RESOLVE_VERBS:
         out["action"] = VERB_ACTION.get(verb)
         for a in args:
             if a.startswith("@"):
-                out["target"] = parse_seat(a, g.players)
+                out["target"] = parse_seat(a, players)
             elif a.lower() in ("red", "yellow", "blue", "purple", "green"):
                 out["colour"] = a.lower()
             else:

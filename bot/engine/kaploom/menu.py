@@ -12,6 +12,7 @@ and "done". Labels and effects are `describe()`'s; players are named, never seat
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import join_names
@@ -44,8 +45,7 @@ def _kind(action: Action) -> str:
 
 
 def _item(g: "Kaploom", seat: int, move: str, step: str = "") -> MenuItem:
-    said = g.describe(move, seat)
-    return MenuItem(move, said.label, said.effect, step)
+    return MenuItem.worded(move, partial(g.describe, move, seat), step)  # worded when shown
 
 
 def groups(g: "Kaploom", seat: int) -> list[MenuGroup]:

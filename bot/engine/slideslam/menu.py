@@ -8,6 +8,7 @@ and in the secret placement `q` (place a die: the die is the `step`, then its sq
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import join_names
@@ -84,10 +85,16 @@ def menu(g: "SlideSlam", seat: int) -> list[MenuGroup]:
         if mv.verb == "slide":
             reach[mv.refs[0]] = reach.get(mv.refs[0], 0) + 1
     items: dict[str, list[MenuItem]] = {}
-    for move in legal:
-        said = g.describe(move, seat)
+    steps: dict[tuple[str, object], str] = {}  # a die's step is worded once, not per square
+    for move in legal:  # worded when shown (MenuItem.worded): a panel shows one die's squares
+        mv = parse(move, g.columns, g.rows)
+        die = (mv.verb, mv.refs[0] if mv.verb == "slide" else
+               mv.pairs[0][1] if mv.verb == "place" else None)
+        step = steps.get(die)
+        if step is None:
+            step = steps[die] = _step(g, seat, move, reach)
         items.setdefault(_key(g, move), []).append(
-            MenuItem(move, said.label, said.effect, _step(g, seat, move, reach)))
+            MenuItem.worded(move, partial(g.describe, move, seat), step))
     groups = []
     for key, (title, pick, tone, emoji) in GROUPS.items():
         if key in items:

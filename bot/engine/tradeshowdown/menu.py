@@ -14,6 +14,7 @@ Players are named, never by seat code; labels and effects come from `describe`.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import CHANCE, join_names
@@ -34,9 +35,8 @@ WINDOW = (("set", "Pick the set you attack with", "🃏"),
 
 def _items(game: "TradeShowdown", seat: int, moves: list[str], step=None) -> tuple[MenuItem, ...]:
     out = []
-    for m in moves:
-        said = game.describe(m, seat)
-        out.append(MenuItem(m, said.label, said.effect, step(m) if step else ""))
+    for m in moves:  # worded when shown (MenuItem.worded)
+        out.append(MenuItem.worded(m, partial(game.describe, m, seat), step(m) if step else ""))
     return tuple(out)
 
 
