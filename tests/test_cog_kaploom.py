@@ -16,6 +16,7 @@ from PIL import Image
 import bot.tables
 from bot.engine.core import CHANCE
 from fakediscord import RefusedPayload
+from random_turns import random_turns
 
 EPHEMERAL = 64
 KIND = "kaploom"
@@ -793,14 +794,7 @@ def test_every_legal_move_is_reachable_from_a_component(players, options):
     game = Kaploom.new(players, options, names=["Ada", "Bo", "Cy", "Di"][:players])
     rng = random.Random(4)
     checked = 0
-    for step in range(700):
-        actors = game.actors()
-        if not actors:
-            break
-        if actors == [CHANCE]:
-            game.apply(CHANCE, game.chance().sample(rng))
-            continue
-        seat = rng.choice(actors)
+    for step, seat in enumerate(random_turns(game, rng, 700)):
         legal = game.legal(seat)
         if step % 3 == 0:
             assert set(legal) <= reachable(cog, row, game, seat), \

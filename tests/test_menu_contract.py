@@ -12,6 +12,7 @@ import pytest
 from bot.engine import KINDS, load
 from bot.engine.core import CHANCE, OptionError
 from bot.engine.menu import Pick
+from random_turns import random_turns
 from table_play import SEAT_CODE
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
@@ -67,19 +68,12 @@ def check_seat(game, seat):
 def test_menu_is_legal_and_prompt_names_players(kind, players, seed):
     rng = random.Random(seed)
     game = load(kind).new(players, names=NAMES[:players])
-    for _ in range(STEPS):
-        actors = game.actors()
-        if not actors:
-            break
-        if actors == [CHANCE]:
-            game.apply(CHANCE, game.chance().sample(rng))
-            continue
+    for seat in random_turns(game, rng, STEPS):
         public = game.prompt(None)
         assert public.status and not SEAT_CODE.search(public.status), public.status
-        assert set(public.actors) == {a for a in actors if a != CHANCE}
-        for seat in range(players):
-            check_seat(game, seat)
-        seat = rng.choice(actors)
+        assert set(public.actors) == {a for a in game.actors() if a != CHANCE}
+        for each in range(players):
+            check_seat(game, each)
         game.apply(seat, rng.choice(game.legal(seat)))
 
 
@@ -91,14 +85,7 @@ def test_menu_words_are_the_state_it_was_built_from(kind):
     game = load(kind).new(2 if 2 >= load(kind).MIN_PLAYERS else load(kind).MIN_PLAYERS,
                           names=NAMES)
     checked = 0
-    for _ in range(STEPS):
-        actors = game.actors()
-        if not actors:
-            break
-        if actors == [CHANCE]:
-            game.apply(CHANCE, game.chance().sample(rng))
-            continue
-        seat = rng.choice(actors)
+    for seat in random_turns(game, rng, STEPS):
         menu = game.menu(seat)
         said = {i.move: (game.describe(i.move, seat).label, game.describe(i.move, seat).effect)
                 for g in menu.groups for i in g.items if g.pick != Pick.SEVERAL}

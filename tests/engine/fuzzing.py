@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from bot.engine.core import CHANCE, Game, RuleError
+from bot.engine.core import Game, RuleError
+from random_turns import random_turns
 
 
 def settings(max_examples: int) -> dict[str, Any]:
@@ -40,14 +41,7 @@ def positions(new: Callable[[int], Game], seed: int, *, count: int, moves: int,
     rng = random.Random(seed)
     g = new(seed)
     found: list[tuple[Game, int]] = []
-    for _ in range(moves):
-        actors = g.actors()
-        if not actors:
-            break
-        if actors == [CHANCE]:
-            g.apply(CHANCE, g.chance().sample(rng))
-            continue
-        seat = rng.choice(actors)
+    for seat in random_turns(g, rng, moves):
         if rng.random() < keep:
             found.append((g.copy(), seat))
             if len(found) >= count:
