@@ -50,11 +50,13 @@ HARD_SCALE = {"diemen": 10}
 # random, `--hard` hard vs normal, `--greedy` each pairing with the greedy baseline.
 FULL = {"games": 400, "strength": 400, "hard": 400, "greedy": 400}
 QUICK = {
-    "slideslam": {"games": 20, "strength": 20, "hard": 10, "greedy": 8},
-    "deathbydice": {"games": 100, "strength": 40, "hard": 10, "greedy": 8},
-    "diemen": {"games": 100, "strength": 40, "hard": 20, "greedy": 20},
-    "tradeshowdown": {"games": 60, "strength": 12, "hard": 20, "greedy": 10},
-    "kaploom": {"games": 6, "strength": 6, "hard": 4, "greedy": 4},
+    "slideslam": {"games": 10, "strength": 10, "hard": 4, "greedy": 4},
+    "deathbydice": {"games": 100, "strength": 40, "hard": 4, "greedy": 4},
+    "diemen": {"games": 100, "strength": 40, "hard": 10, "greedy": 10},
+    "tradeshowdown": {"games": 20, "strength": 6, "hard": 6, "greedy": 6},
+    # a hard KAPLOOM! game with supers is 5-10 s: each super pairing once a side, a smoke
+    # test of the pairings, no figure
+    "kaploom": {"games": 2, "supers": 2, "strength": 4, "hard": 2, "greedy": 2},
 }
 # CPU seconds a seat of each level costs over a whole game (two-player games measured on this
 # machine, 25 Nov 2026): the run's time left is estimated from them, scaled by the pace so far.
@@ -62,8 +64,8 @@ COST = {
     "slideslam": {"random": 0.05, "greedy": 0.15, "normal": 0.75, "hard": 2.5},
     "deathbydice": {"random": 0.01, "greedy": 0.06, "normal": 0.04, "hard": 4.3},
     "diemen": {"random": 0.01, "greedy": 0.04, "normal": 0.03, "hard": 0.2},
-    "tradeshowdown": {"random": 0.01, "greedy": 0.25, "normal": 3.1, "hard": 0.05},
-    "kaploom": {"random": 0.3, "greedy": 0.7, "normal": 1.15, "hard": 1.4},
+    "tradeshowdown": {"random": 0.01, "greedy": 0.25, "normal": 3.1, "hard": 0.3},
+    "kaploom": {"random": 0.3, "greedy": 0.7, "normal": 1.15, "hard": 2.5},
 }
 
 
@@ -243,7 +245,9 @@ def sizes(kind: str, args) -> dict[str, int]:
     """Games per pairing for `kind`: the command line's where given, else --full's or the
     quick default's."""
     base = FULL if args.full else QUICK[kind]
-    return {k: getattr(args, k) if getattr(args, k) is not None else base[k] for k in FULL}
+    out = {k: getattr(args, k) if getattr(args, k) is not None else base[k] for k in FULL}
+    out["supers"] = args.games if args.games is not None else base.get("supers", base["games"])
+    return out
 
 
 def measure(runner: Runner, args) -> dict:
@@ -258,7 +262,8 @@ def measure(runner: Runner, args) -> dict:
         if kind == "deathbydice":
             out["characters"] = characters(runner, max(4, n // 4))
         if kind == "kaploom":
-            out["supers"] = [self_play(runner, kind, max(2, n), options={"supers": s},
+            out["supers"] = [self_play(runner, kind, sizes(kind, args)["supers"],
+                                       options={"supers": s},
                                        alternate_sides=True) for s in SUPER_PAIRINGS]
         if kind == "slideslam":
             out["self"].append(self_play(runner, kind, n, options={"stun": False}))
