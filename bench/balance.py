@@ -6,12 +6,16 @@ KAPLOOM!'s hero/villain and super pairings, TradeShowdown by seat for 2-4 player
 normal vs random, hard vs normal, and against the one-ply `greedy` baseline (greedy vs random,
 normal vs greedy, hard vs greedy), seats alternated. Games run on every core (2 here).
 
-    python -m bench.balance [--games N] [--strength N] [--hard N] [--greedy N]
-                            [--kaploom-hard N] [--only GAME ...] [--json]
+    python -m bench.balance [--full] [--games N] [--strength N] [--hard N] [--greedy N]
+                            [--only GAME ...] [--json]
 
-The issue's sizes: `--strength 400 --hard 400` (KAPLOOM! plays a tenth of --games and
---strength, and `--kaploom-hard` hard-vs-normal games, 0 unless asked: a KAPLOOM! hard game
-is a few hundred decisions).
+The default run is sized per game (QUICK) to finish in under ten minutes on this 2-core
+machine: a `hard` Slide and Slam or Death by Dice game costs seconds, a Die-Men game
+milliseconds, so each game gets the games its cost allows. `--full` is the issue's size (#28:
+400 games a pairing, every game; hours). A size given on the command line applies to every
+game. Progress goes to stderr: a line every few games of a pairing, and after each pairing
+the games done of the whole run with the time left (estimated from COST, corrected by the
+pace so far).
 
 Self-play balance uses `normal` for every seat (`hard` in TradeShowdown, Die-Men and
 KAPLOOM!: see SELF; KAPLOOM!'s super pairings alternate which seat is the hero). Die-Men
@@ -29,7 +33,7 @@ import sys
 import time
 
 from bot.engine import KINDS
-from bot.policies.match import GameResult, Progress, play_game, summarize
+from bot.policies.match import GameResult, Progress, duration, play_game, summarize
 
 # Self-play by the strongest player whose games are cheap: TradeShowdown's normal player never
 # rolls its whole supply and leaves every fight to the judges, which says nothing of the rules;
@@ -40,6 +44,34 @@ SELF = {"tradeshowdown": "hard", "diemen": "hard", "kaploom": "hard"}
 # Die-Men's hard player is better than normal by a few points only (the flick table is most of
 # the game): 400 games cannot tell that from chance, 4,000 (three minutes) can.
 HARD_SCALE = {"diemen": 10}
+
+# Games per pairing: `--games` self-play lines (KAPLOOM!'s six super pairings too; Death by
+# Dice's character matrix a quarter of it per pair of characters), `--strength` normal vs
+# random, `--hard` hard vs normal, `--greedy` each pairing with the greedy baseline.
+FULL = {"games": 400, "strength": 400, "hard": 400, "greedy": 400}
+QUICK = {
+    "slideslam": {"games": 10, "strength": 10, "hard": 4, "greedy": 4},
+    "deathbydice": {"games": 100, "strength": 40, "hard": 4, "greedy": 4},
+    "diemen": {"games": 100, "strength": 40, "hard": 10, "greedy": 10},
+    "tradeshowdown": {"games": 20, "strength": 6, "hard": 6, "greedy": 6},
+    # a hard KAPLOOM! game with supers is 5-10 s: each super pairing once a side, a smoke
+    # test of the pairings, no figure
+    "kaploom": {"games": 2, "supers": 2, "strength": 4, "hard": 2, "greedy": 2},
+}
+# CPU seconds a seat of each level costs over a whole game (two-player games measured on this
+# machine, 25 Nov 2026): the run's time left is estimated from them, scaled by the pace so far.
+COST = {
+    "slideslam": {"random": 0.05, "greedy": 0.15, "normal": 0.75, "hard": 2.5},
+    "deathbydice": {"random": 0.01, "greedy": 0.06, "normal": 0.04, "hard": 4.3},
+    "diemen": {"random": 0.01, "greedy": 0.04, "normal": 0.03, "hard": 0.2},
+    "tradeshowdown": {"random": 0.01, "greedy": 0.25, "normal": 3.1, "hard": 0.3},
+    "kaploom": {"random": 0.3, "greedy": 0.7, "normal": 1.15, "hard": 2.5},
+}
+
+
+def cost(job) -> float:
+    kind, levels = job[0], job[1]
+    return sum(COST.get(kind, {}).get(lv, 1.0) for lv in levels)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -72,6 +104,8 @@ def run(pool, jobs) -> list[GameResult]:
     """The games, in order; a progress line on stderr every few games (a run takes minutes)."""
     if not jobs:
         return []
+    if isinstance(pool, Runner):
+        return pool.run(jobs)
     kind, levels = jobs[0][0], jobs[0][1]
     progress = Progress(f"balance: {kind} {' vs '.join(dict.fromkeys(levels))}", len(jobs))
     results = []
@@ -79,6 +113,38 @@ def run(pool, jobs) -> list[GameResult]:
         results.append(r)
         progress()
     return results
+
+
+class Runner:
+    """Plays each pairing's games on `pool` and says, after each pairing, how far the whole
+    run is. The run is first planned by a dry pass (`pool` None: every section asks for its
+    games and gets empty results, nothing is played), so the total is known from the start."""
+
+    def __init__(self, pool, planned: list | None = None, stream=None,
+                 clock=time.monotonic):
+        self.pool, self.stream, self.clock = pool, stream, clock
+        self.planned = planned  # every job of the run, from the dry pass
+        self.jobs: list = []    # the jobs asked for so far
+        self.start = clock()
+
+    def run(self, jobs: list) -> list[GameResult]:
+        self.jobs.extend(jobs)
+        if self.pool is None:
+            return [GameResult((), "planned", 0, list(j[1])) for j in jobs]
+        results = run(self.pool, jobs)
+        self.report()
+        return results
+
+    def report(self) -> None:
+        total = len(self.planned or self.jobs)
+        done_cost = sum(cost(j) for j in self.jobs)
+        left_cost = sum(cost(j) for j in (self.planned or [])[len(self.jobs):])
+        elapsed = self.clock() - self.start
+        # the cost table's seconds are CPU seconds of one core; the pace so far says what
+        # they are worth on this machine now (two workers, other load)
+        left = left_cost * elapsed / done_cost if done_cost else 0.0
+        print(f"balance: run {len(self.jobs)}/{total} games, {duration(elapsed)} so far, "
+              f"about {duration(left)} left", file=self.stream or sys.stderr, flush=True)
 
 
 def swapped_sides(options: dict) -> dict:
@@ -175,56 +241,73 @@ def print_self(r: dict) -> None:
           f"{seats} | {pct(r['draws'] / n)} | {r['median']} | {r['p90']} | {ends} |")
 
 
-def main(argv=None) -> int:
+def sizes(kind: str, args) -> dict[str, int]:
+    """Games per pairing for `kind`: the command line's where given, else --full's or the
+    quick default's."""
+    base = FULL if args.full else QUICK[kind]
+    out = {k: getattr(args, k) if getattr(args, k) is not None else base[k] for k in FULL}
+    out["supers"] = args.games if args.games is not None else base.get("supers", base["games"])
+    return out
+
+
+def measure(runner: Runner, args) -> dict:
+    """Every section of the run, each pairing's games asked of `runner`."""
+    out: dict = {"self": [], "strength": []}
+    for kind in args.only:
+        n = sizes(kind, args)["games"]
+        out["self"].append(self_play(runner, kind, n))
+        if kind == "tradeshowdown":
+            for p in (3, 4):
+                out["self"].append(self_play(runner, kind, n, players=p))
+        if kind == "deathbydice":
+            out["characters"] = characters(runner, max(4, n // 4))
+        if kind == "kaploom":
+            out["supers"] = [self_play(runner, kind, sizes(kind, args)["supers"],
+                                       options={"supers": s},
+                                       alternate_sides=True) for s in SUPER_PAIRINGS]
+        if kind == "slideslam":
+            out["self"].append(self_play(runner, kind, n, options={"stun": False}))
+    for kind in args.only:
+        size = sizes(kind, args)
+        out["strength"].append(strength(runner, kind, "normal", "random", size["strength"]))
+        out["strength"].append(strength(runner, kind, "hard", "normal",
+                                        size["hard"] * HARD_SCALE.get(kind, 1)))
+        # the one-ply greedy baseline (issue #28): what each level is worth against a player
+        # that takes the best-looking move
+        for a, b in (("greedy", "random"), ("normal", "greedy"), ("hard", "greedy")):
+            out["strength"].append(strength(runner, kind, a, b, size["greedy"]))
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m bench.balance")
-    ap.add_argument("--games", type=int, default=100, help="self-play games per line")
-    ap.add_argument("--strength", type=int, default=40, help="normal vs random games")
-    ap.add_argument("--hard", type=int, default=20, help="hard vs normal games")
-    ap.add_argument("--greedy", type=int, default=20,
-                    help="games of each pairing with the greedy baseline: greedy vs random, "
-                         "normal vs greedy, hard vs greedy (KAPLOOM!: a tenth, and its hard "
-                         "vs greedy --kaploom-hard games)")
-    ap.add_argument("--kaploom-hard", type=int, default=0,
-                    help="KAPLOOM! hard vs normal games (slow: minutes a game)")
+    ap.add_argument("--full", action="store_true",
+                    help="the issue's sizes: 400 games a pairing in every game (hours); "
+                         "without it each game plays what fits ten minutes in all")
+    ap.add_argument("--games", type=int, help="self-play games per line, every game")
+    ap.add_argument("--strength", type=int, help="normal vs random games, every game")
+    ap.add_argument("--hard", type=int,
+                    help="hard vs normal games, every game (Die-Men ten times as many)")
+    ap.add_argument("--greedy", type=int,
+                    help="games of each pairing with the greedy baseline, every game: greedy "
+                         "vs random, normal vs greedy, hard vs greedy")
     ap.add_argument("--only", nargs="*", default=list(KINDS))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--report", metavar="FILE", help="print the tables of a --json run")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     if args.report:
         with open(args.report) as f:
             report(json.load(f))
         return 0
     t0 = time.time()
-    out: dict = {"self": [], "strength": []}
+    plan = Runner(None)
+    measure(plan, args)
     with mp.get_context("fork").Pool(2) as pool:
-        for kind in args.only:
-            n = args.games if kind != "kaploom" else max(2, args.games // 10)
-            out["self"].append(self_play(pool, kind, n))
-            if kind == "tradeshowdown":
-                for p in (3, 4):
-                    out["self"].append(self_play(pool, kind, n, players=p))
-            if kind == "deathbydice":
-                out["characters"] = characters(pool, max(4, n // 4))
-            if kind == "kaploom":
-                out["supers"] = [self_play(pool, kind, max(2, n), options={"supers": s},
-                                           alternate_sides=True) for s in SUPER_PAIRINGS]
-            if kind == "slideslam":
-                out["self"].append(self_play(pool, kind, n, options={"stun": False}))
-        for kind in args.only:
-            k = args.strength if kind != "kaploom" else max(2, args.strength // 10)
-            out["strength"].append(strength(pool, kind, "normal", "random", k))
-            # KAPLOOM! hard vs normal: 5-8 s a game (hundreds of decisions), so only when
-            # asked
-            h = args.hard if kind != "kaploom" else args.kaploom_hard
-            out["strength"].append(strength(pool, kind, "hard", "normal",
-                                            h * HARD_SCALE.get(kind, 1)))
-            # the one-ply greedy baseline (issue #28): what each level is worth against a
-            # player that takes the best-looking move; KAPLOOM!'s hard game only when asked
-            g = args.greedy if kind != "kaploom" else max(2, args.greedy // 10)
-            for a, b in (("greedy", "random"), ("normal", "greedy")):
-                out["strength"].append(strength(pool, kind, a, b, g))
-            out["strength"].append(strength(pool, kind, "hard", "greedy",
-                                            g if kind != "kaploom" else args.kaploom_hard))
+        out = measure(Runner(pool, plan.jobs), args)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

@@ -160,3 +160,39 @@ def test_balance_prints_progress(capsys):
     assert balance.run(Pool(), jobs) == [f"result {i}" for i in range(4)]
     err = capsys.readouterr().err
     assert "balance: kaploom hard vs normal: 4/4 games" in err
+
+
+def test_balance_plans_the_run_and_says_how_much_of_it_is_left():
+    from bench import balance
+
+    class Pool:
+        def imap(self, fn, jobs, chunksize=1):
+            return (balance.GameResult((0,), "knockout", 10, list(j[1])) for j in jobs)
+
+    args = balance.build_parser().parse_args(["--only", "diemen"])
+    plan = balance.Runner(None)
+    balance.measure(plan, args)
+    # the quick sizes: 100 self-play, 40 normal vs random, 10 x 10 hard vs normal, 3 x 10
+    assert len(plan.jobs) == 100 + 40 + 100 + 30
+    stream = io.StringIO()
+    clock = iter(range(0, 100, 10)).__next__
+    out = balance.measure(balance.Runner(Pool(), plan.jobs, stream=stream, clock=clock), args)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 6  # one a pairing
+    assert lines[0] == "balance: run 100/270 games, 10 s so far, about " + \
+        balance.duration(10 * sum(map(balance.cost, plan.jobs[100:]))
+                         / sum(map(balance.cost, plan.jobs[:100]))) + " left"
+    assert lines[-1].startswith("balance: run 270/270 games") and lines[-1].endswith("0 s left")
+    assert out["self"][0]["games"] == 100
+
+
+def test_balance_full_is_the_issue_size_and_a_given_size_wins():
+    from bench import balance
+
+    parse = balance.build_parser().parse_args
+    assert balance.sizes("kaploom", parse(["--full"])) == {
+        "games": 400, "supers": 400, "strength": 400, "hard": 400, "greedy": 400}
+    assert balance.sizes("kaploom", parse([])) == balance.QUICK["kaploom"]
+    assert balance.sizes("kaploom", parse(["--games", "6"]))["supers"] == 6
+    assert balance.sizes("slideslam", parse(["--hard", "7"]))["hard"] == 7
+    assert balance.sizes("slideslam", parse(["--full", "--games", "9"]))["games"] == 9

@@ -128,14 +128,14 @@ class Progress:
         elapsed = max(now - self.start, 1e-9)
         rate = self.done / elapsed
         if self.done >= self.total:
-            tail = f"done in {_duration(elapsed)}"
+            tail = f"done in {duration(elapsed)}"
         else:
-            tail = f"about {_duration((self.total - self.done) / rate)} left"
+            tail = f"about {duration((self.total - self.done) / rate)} left"
         print(f"{self.label}: {self.done}/{self.total} games, {rate:.2f} games/s, {tail}",
               file=self.stream or sys.stderr, flush=True)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     seconds = int(round(seconds))
     if seconds < 60:
         return f"{seconds} s"
