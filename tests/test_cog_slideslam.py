@@ -946,7 +946,7 @@ async def test_response_window_times_out_to_a_pass(fake, world):
     row = await fake.bot.store.get_game(row.id)
     assert row.deadline_kind == "turn" and 10 < row.deadline - row.updated_at <= 16
     # Bob's own panel offers the same answer, privately
-    new = await slash(fake, row, "slideslam panel", world.bob)
+    await slash(fake, row, "slideslam panel", world.bob)
     panel = last_ephemeral(fake, row, world.bob, "Your move")
     assert button_for(panel, "bend c6") and button_for(panel, "pass")
     await fake.bot.tables.expire(row.id, row.version)

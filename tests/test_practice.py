@@ -60,9 +60,6 @@ async def tables(tmp_path):
 async def test_a_person_plays_a_whole_game_against_the_bot(tables, kind):
     relay = Relay()
     tables.listeners[kind] = relay
-    threads = set()
-    real_decide = decide
-
     driver = PracticeDriver(tables, BOT, delay=0)
     relay.driver = driver
     played = await tables.create(kind, [PERSON, BOT], default_options(kind),

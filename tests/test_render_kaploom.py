@@ -213,7 +213,7 @@ def test_seeded_games_render_in_every_stage(options, players, seed):
 
 def test_action_board_lists_every_action():
     pic = render_action_board()
-    img = check(pic, min_w=SCREEN_W, max_w=SCREEN_W, max_h=1400)   # a phone shows it whole
+    check(pic, min_w=SCREEN_W, max_w=SCREEN_W, max_h=1400)   # a phone shows it whole
     for a in ACTION_TABLE:
         assert a.name in pic.alt
     assert pic.filename == "kaploom-action-board.png"
