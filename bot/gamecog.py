@@ -14,6 +14,8 @@ import hashlib
 import json
 import logging
 import random
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, ClassVar
 
 import discord
@@ -50,6 +52,20 @@ REPLACED_TEXT = "🔒 This panel is done: your newer panel is below."
 
 
 RETRIES = 3
+
+
+@dataclass
+class _HeldNotes:
+    """A publish's changes to its game's `row.extra`, written once as it ends: each write
+    rewrites the game's whole row (state and all), and a move's publish made 1.6 of them."""
+    task: Any
+    game_id: int
+    changes: dict[str, Any] = field(default_factory=dict)
+
+
+# The publish running in this task, if any. A task it starts (the practice bot's move) sees
+# the same value but is another task: its own writes go straight to the store.
+_held_notes: ContextVar[_HeldNotes | None] = ContextVar("held_notes", default=None)
 
 
 async def retrying(call: Callable[[], Awaitable[Any]], attempts: int = RETRIES) -> Any:
@@ -384,6 +400,22 @@ class GameCog(commands.GroupCog):
         """Post what a committed move changed: the turn message in the thread (edited while the
         turn lasts, a new one when it passes), the secret panels, and a crowd vote when one is
         due. Safe to call again for the same move (a repeat changes nothing it already did)."""
+        held = _HeldNotes(asyncio.current_task(), played.row.id)
+        token = _held_notes.set(held)
+        try:
+            problem = await self._publish_held(played)
+        finally:
+            _held_notes.reset(token)
+            if held.changes:
+                played.row.extra = await self.bot.store.update_extra(played.row.id,
+                                                                     **held.changes)
+        # Its notes are stored: the bot's seats move now (their task reads the game again).
+        await practice.after_publish(self.bot, played)  # never raises
+        if problem:
+            raise PublishIncomplete(problem)
+
+    async def _publish_held(self, played: Played) -> str:
+        """`publish` while its notes are held: what is left undone ("" when nothing)."""
         row, game = played.row, played.game
         channel = await self.channel_of(row)
         public = [e for e in played.events if e.to is None]
@@ -400,10 +432,7 @@ class GameCog(commands.GroupCog):
             # A secret step with nothing public to say: posting "waiting for…" would tell
             # everyone when, and how often, someone acted in secret.
             missing = await self._send_private(row, game, played)
-            await practice.after_publish(self.bot, played)  # the bot's seats move now
-            if missing:
-                raise PublishIncomplete(self._no_panel_text(game, missing))
-            return
+            return self._no_panel_text(game, missing) if missing else ""
         board_failed = None
         if channel is not None:
             try:
@@ -417,21 +446,29 @@ class GameCog(commands.GroupCog):
             await self.settle_vote_message(row, channel, lines)
         if outcome is None and row.waits_for("vote") and channel is not None:
             await self._post_vote(row, game, channel)
-        await practice.after_publish(self.bot, played)  # the bot's seats move now (never raises)
         if place.only_interactions(row):
             # Only an interaction reaches this table: a card that could not go out is drawn
             # by the next one (`catch_up`), not by the outbox, which has none.
             await self._owe(row, board_failed is not None)
-            return
+            return ""
         if board_failed is not None:
-            raise PublishIncomplete(f"the turn message failed: {board_failed.status} "
-                                    f"{board_failed.text or ''}".strip())
-        if missing:
-            raise PublishIncomplete(self._no_panel_text(game, missing))
+            return (f"the turn message failed: {board_failed.status} "
+                    f"{board_failed.text or ''}".strip())
+        return self._no_panel_text(game, missing) if missing else ""
+
+    async def save_notes(self, row: GameRow, **changes: Any) -> None:
+        """Merge keys into `row.extra` and the store: at once, or, inside a publish of this
+        game in this task, as that publish ends (one write for all of them)."""
+        held = _held_notes.get()
+        if held is not None and held.game_id == row.id and held.task is asyncio.current_task():
+            held.changes.update(changes)
+            row.extra = {**row.extra, **changes}
+            return
+        row.extra = await self.bot.store.update_extra(row.id, **changes)
 
     async def _owe(self, row: GameRow, owed: bool) -> None:
         if bool(row.extra.get(OWED_KEY)) != owed:
-            row.extra = await self.bot.store.update_extra(row.id, **{OWED_KEY: owed})
+            await self.save_notes(row, **{OWED_KEY: owed})
 
     async def catch_up(self, interaction: discord.Interaction, game_id: int) -> bool:
         """First, for a game played where nothing is posted unprompted (bot/place.py): a
@@ -636,19 +673,17 @@ class GameCog(commands.GroupCog):
         except discord.HTTPException:
             # The move stands and the outbox will publish again: keep what this message was
             # to say, so the next try (or the next move) says it.
-            row.extra = await self.bot.store.update_extra(
-                row.id, turn={"key": key, "lines": log_lines, "sig": "", "view_sig": "",
-                              "posted": same_turn, "through": row.version,
-                              "shown": min(turn.get("shown", len(told)), len(log_lines))
-                              if same_turn else 0, "card": turn.get("card")})
+            await self.save_notes(row, turn={
+                "key": key, "lines": log_lines, "sig": "", "view_sig": "", "posted": same_turn,
+                "through": row.version, "shown": min(turn.get("shown", len(told)),
+                                                     len(log_lines)) if same_turn else 0,
+                "card": turn.get("card")})
             raise
         png = (picture_digest(panel.picture) if panel.picture is not None
                else old_card.get("png", "") if panel.kept else "")
-        row.extra = await self.bot.store.update_extra(
-            row.id, turn_message=msg_id,
-            turn={"key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig,
-                  "posted": True, "shown": len(log_lines), "through": row.version,
-                  "card": card_record(panel, png)})
+        await self.save_notes(row, turn_message=msg_id, turn={
+            "key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig, "posted": True,
+            "shown": len(log_lines), "through": row.version, "card": card_record(panel, png)})
 
     @staticmethod
     def _continues(row: GameRow, acting: list[int], cause: str, mover: int | None) -> bool:
@@ -822,9 +857,8 @@ class GameCog(commands.GroupCog):
         if panels != row.extra.get("panels", {}) or closed != set(
                 row.extra.get("dm_closed", [])) or offered != set(
                 row.extra.get("panel_offered", [])):
-            row.extra = await self.bot.store.update_extra(row.id, panels=panels,
-                                                          dm_closed=sorted(closed),
-                                                          panel_offered=sorted(offered))
+            await self.save_notes(row, panels=panels, dm_closed=sorted(closed),
+                                  panel_offered=sorted(offered))
         return missing
 
     async def _send_seat(self, row: GameRow, game: Game, played: Played, seat: int,
@@ -983,7 +1017,7 @@ class GameCog(commands.GroupCog):
                 allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             return
-        row.extra = await self.bot.store.update_extra(row.id, vote_closed=vote_id)
+        await self.save_notes(row, vote_closed=vote_id)
 
     def vote_buttons(self, row: GameRow, game: Game) -> list[VoteButton]:
         """The buttons of the crowd vote on the current chance draw (topic `v<version>`)."""
@@ -1002,8 +1036,7 @@ class GameCog(commands.GroupCog):
             f"<t:{int(row.deadline)}:R>. One vote each, players can't vote for themselves; a tie "
             "is settled by a die." + (f"\n{bot_vote}" if bot_vote else ""),
             view=view_of(*self.vote_buttons(row, game))))
-        row.extra = await self.bot.store.update_extra(row.id, vote_posted=row.version,
-                                                      vote_message=msg.id)
+        await self.save_notes(row, vote_posted=row.version, vote_message=msg.id)
 
     async def play_move(self, game_id: int, user_id: int, move: str,
                    version: int | str | None = None,
