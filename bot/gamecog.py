@@ -314,7 +314,7 @@ class GameCog(commands.GroupCog):
         if group is None or group.pick != Pick.SEVERAL or not call.values:
             raise StaleMove(STALE_TEXT)
         await self.on_move_component(interaction, call.game_id, call.version,
-                                     group.compose_move(call.values))
+                                     group.compose_move(call.values), seen=(row, game))
 
     def acting_seat(self, row: GameRow, game: Game, interaction: discord.Interaction,
                     call: ComponentCall) -> int:
@@ -1088,13 +1088,16 @@ class GameCog(commands.GroupCog):
 
     # ---- component callbacks (from bot.ui) ---------------------------------------------------
     async def on_move_component(self, interaction: discord.Interaction, game_id: int,
-                                version: int | str | None, move: str) -> None:
+                                version: int | str | None, move: str,
+                                seen: tuple[GameRow, Game] | None = None) -> None:
+        """Play `move` from a component (or a phrase) and answer it. `seen`: the game as the
+        caller just read it to make the move (not read again; the commit still checks it)."""
         carrier.carry(game_id, interaction)
         message = interaction.message
         ephemeral_panel = message is not None and message.flags.ephemeral
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=version is None)
-        seen = await self.bot.tables.load(game_id)
+        seen = seen or await self.bot.tables.load(game_id)
         said = self.done_text(seen[1], seen[0].seat_of(interaction.user.id), move)
         played = await self.play_move(game_id, interaction.user.id, move, version, seen=seen)
         async with answering_a_move_that_stands(game_id):
