@@ -158,13 +158,17 @@ class GameCog(commands.GroupCog):
         self.bot.game_cogs.pop(self.KIND, None)
 
     def component_handlers(self) -> dict[str, Any]:
-        """This game's own component tags and their handlers (bound methods)."""
-        handlers = {}
-        for klass in reversed(type(self).__mro__):
-            for attr, fn in vars(klass).items():
-                tag = getattr(fn, "__component_tag__", None)
-                if tag is not None:
-                    handlers[tag] = getattr(self, attr)
+        """This game's own component tags and their handlers (bound methods). Found once: a
+        walk of every attribute of the class and its bases cost each click ~10 µs."""
+        handlers = self.__dict__.get("_component_handlers")
+        if handlers is None:
+            handlers = {}
+            for klass in reversed(type(self).__mro__):
+                for attr, fn in vars(klass).items():
+                    tag = getattr(fn, "__component_tag__", None)
+                    if tag is not None:
+                        handlers[tag] = getattr(self, attr)
+            self.__dict__["_component_handlers"] = handlers
         return handlers
 
     async def on_component(self, interaction: discord.Interaction, call: ComponentCall) -> None:
