@@ -190,7 +190,8 @@ class DieMenCog(GameCog, group_name="diemen",
         fell = [items[x] for x in call.values if x in items]
         report = f"result {rolled[0]}" + (" off" if "off" in call.values else "") + (
             " hit=" + ",".join(fell) if fell else "")
-        await self.on_move_component(interaction, call.game_id, call.version, report)
+        await self.on_move_component(interaction, call.game_id, call.version, report,
+                                     seen=(row, game))
 
     # ---- simulated flicks: chances first, then Flick! -----------------------------------------
     @on_component("aim")

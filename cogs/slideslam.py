@@ -142,8 +142,8 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                         "it with the die's square.")
 
     async def act(self, interaction: discord.Interaction, move: str) -> None:  # a phrase said
-        row, _ = await self.find_game(interaction)
-        await self.on_move_component(interaction, row.id, None, move)
+        row, game = await self.find_game(interaction)
+        await self.on_move_component(interaction, row.id, None, move, seen=(row, game))
 
     @app_commands.command(name="challenge",
                           description="Challenge someone to Slide and Slam: Dice Is Not Bend!")

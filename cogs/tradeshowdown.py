@@ -128,7 +128,8 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         if view["need_target"] and me["target"] is None:
             raise RuleError("Pick your target first (the 🎯 buttons), then tick your dice.")
         move = self.engine.dice_move([places[v] for v in call.values])
-        await self.on_move_component(interaction, call.game_id, call.version, move)
+        await self.on_move_component(interaction, call.game_id, call.version, move,
+                                     seen=(row, game))
 
     # ---- the public attacks: the menu, and the rest of the attack best-first in one click -------
     def move_items(self, row: GameRow, game, seat: int,

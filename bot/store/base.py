@@ -195,6 +195,7 @@ class Store(abc.ABC):
             await self._append(gid, 0, entries, now)
             if outbox:
                 await self._outbox(gid, len(entries), "start", None, entries, now)
+        self._know_kind(gid, kind)
         return gid
 
     async def _append(self, game_id: int, version: int, entries: Iterable[Entry],
@@ -207,20 +208,30 @@ class Store(abc.ABC):
     async def kind_of(self, game_id: int) -> str | None:
         """The game's kind (None: no such game). A kind never changes, so it is read once: a
         click finds its game's cog without reading the whole row first."""
-        kinds = self.__dict__.setdefault("_kinds", {})
-        kind = kinds.get(game_id)
+        kind = self.__dict__.get("_kinds", {}).get(game_id)
         if kind is None:
             row = await self._one("SELECT kind FROM games WHERE id=?", (game_id,))
             if row is None:
                 return None
+            kind = self._know_kind(game_id, row[0])
+        return kind
+
+    def _know_kind(self, game_id: int, kind: str) -> str:
+        """Remember a game's kind, as read or made (its first click then reads nothing)."""
+        kinds = self.__dict__.setdefault("_kinds", {})
+        if game_id not in kinds:
             if len(kinds) >= KINDS_KEPT:
                 kinds.clear()
-            kind = kinds[game_id] = row[0]
+            kinds[game_id] = kind
         return kind
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
-        return _game(row) if row else None
+        if not row:
+            return None
+        game = _game(row)
+        self._know_kind(game.id, game.kind)
+        return game
 
     async def commit_move(self, game_id: int, seen_version: int, entries: list[Entry],
                           state: dict[str, Any] | str, status: str = "active",
