@@ -113,8 +113,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         return Panel(text, items + buttons)
 
     @on_component("dice")
-    async def on_dice_select(self, interaction: discord.Interaction,
-                             call: ComponentCall) -> None:
+    async def on_dice_select(self, interaction: discord.Interaction, call: ComponentCall) -> None:
         """The dice menu: the ticked dice of the supply (by their place in it) become one dice
         choice (at the target named with the 🎯 buttons)."""
         row, game = await self.bot.tables.load(call.game_id)
