@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -25,6 +26,7 @@ from discord.ext import commands
 import rendering
 
 from . import carrier, guide, layout, place, practice, turns
+from .memo import Bounded
 from .throttle import Throttle
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
@@ -1150,35 +1152,28 @@ class GameCog(commands.GroupCog):
         message = interaction.message
         panel = await self.build_panel(played.row, played.game, seat)
         panel.content = f"{said}\n\n{panel.content}"
-        shown = self._ephemeral_pictures().get(message.id)
+        shown = self._ephemeral_pictures.get(message.id)
         panel.same_picture_as(shown, Panel.from_message(message).picture_ref())
         kw = panel.edit_kwargs(keep_picture=panel.kept is not None)
         try:
             await interaction.edit_original_response(**kw)
         except discord.HTTPException:
             return False
-        self._ephemeral_pictures()[message.id] = (picture_digest(panel.picture)
+        self._ephemeral_pictures[message.id] = (picture_digest(panel.picture)
                                                   if panel.picture is not None else shown or "")
         return True
 
-    def _ephemeral_pictures(self) -> dict[int, str]:
+    @functools.cached_property
+    def _ephemeral_pictures(self) -> Bounded:
         """Ephemeral panel message id -> the `picture_digest` of the picture on it (what this
-        process sent; a panel it does not know simply gets its picture again). Bounded."""
-        pictures = self.__dict__.setdefault("_eph_pictures", {})
-        if len(pictures) > 10_000:
-            pictures.clear()
-        return pictures
+        process sent; a panel it does not know simply gets its picture again)."""
+        return Bounded(10_000)
 
     async def send_panel_ephemeral(self, interaction, row: GameRow, game: Game, seat: int):
         panel = await self.build_panel(row, game, seat)
-        kw = panel.send_kwargs()
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(ephemeral=True, wait=True, **kw)
-        else:
-            answer = await interaction.response.send_message(ephemeral=True, **kw)
-            sent = getattr(answer, "resource", None)
+        sent = await reply(interaction, ephemeral=True, wait=True, **panel.send_kwargs())
         if getattr(sent, "id", None) and panel.picture is not None:
-            self._ephemeral_pictures()[sent.id] = picture_digest(panel.picture)
+            self._ephemeral_pictures[sent.id] = picture_digest(panel.picture)
 
     async def open_panel(self, interaction: discord.Interaction, game_id: int) -> None:
         row, game = await self.find_game(interaction, game_id)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Protocol
 
 from . import place, ratings
+from .memo import Bounded
 from .engine import load
 from .engine.core import CHANCE, Chance, Event, Game, IllegalMoveError, RuleError
 from .store import Entry, GameRow, JSONText, OutboxItem, StaleVersion, Store, due_time
@@ -196,7 +197,7 @@ class Tables:
             weakref.WeakValueDictionary())
         self._armed: set[int] = set()      # games with a deadline, as far as this process knows
         # game id -> (version, seat -> moves made by then): see seat_moves
-        self._moves_made: dict[int, tuple[int, dict[int, int]]] = {}
+        self._moves_made: Bounded = Bounded(self.MOVES_MADE_KEPT)
         self._scheduler: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._next_at: float | None = None  # when the scheduler will look next
@@ -325,8 +326,6 @@ class Tables:
         return found[1].get(seat, 0)
 
     def _remember_moves(self, game_id: int, version: int, counts: dict[int, int]) -> None:
-        if len(self._moves_made) >= self.MOVES_MADE_KEPT:
-            self._moves_made.clear()  # the next move of each game reads its counts again
         self._moves_made[game_id] = (version, counts)
 
     def _moves_committed(self, row: GameRow, entries: list[Entry], version: int) -> None:

@@ -27,12 +27,14 @@ def error_ref() -> str:
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
-                ephemeral: bool = True, **kwargs: Any) -> None:
-    """Answer an interaction whether or not it was answered (deferred) already."""
+                ephemeral: bool = True, wait: bool = False, **kwargs: Any) -> Any:
+    """Answer an interaction whether or not it was answered (deferred) already. With `wait`,
+    the message sent (None when Discord did not say which)."""
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        return await interaction.followup.send(content, ephemeral=ephemeral, wait=wait,
+                                               **kwargs)
+    answer = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+    return getattr(answer, "resource", None) if wait else None
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

@@ -21,6 +21,7 @@ reminders are marked with compare-and-set, and nothing read-modify-writes outsid
 from __future__ import annotations
 
 import abc
+import functools
 import json
 import re
 import time
@@ -28,6 +29,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..memo import Bounded
 from .rows import (_CHALLENGE_COLUMNS, _CHALLENGE_JSON, _GAME_COLUMNS, Entry, GameRow,
                    OutboxItem, StaleVersion, StoreError, _challenge, _game, due_time,
                    pack_record, unpack_record)
@@ -208,7 +210,7 @@ class Store(abc.ABC):
     async def kind_of(self, game_id: int) -> str | None:
         """The game's kind (None: no such game). A kind never changes, so it is read once: a
         click finds its game's cog without reading the whole row first."""
-        kind = self.__dict__.get("_kinds", {}).get(game_id)
+        kind = self._kinds.get(game_id)
         if kind is None:
             row = await self._one("SELECT kind FROM games WHERE id=?", (game_id,))
             if row is None:
@@ -216,13 +218,13 @@ class Store(abc.ABC):
             kind = self._know_kind(game_id, row[0])
         return kind
 
+    @functools.cached_property
+    def _kinds(self) -> Bounded:
+        return Bounded(KINDS_KEPT)
+
     def _know_kind(self, game_id: int, kind: str) -> str:
         """Remember a game's kind, as read or made (its first click then reads nothing)."""
-        kinds = self.__dict__.setdefault("_kinds", {})
-        if game_id not in kinds:
-            if len(kinds) >= KINDS_KEPT:
-                kinds.clear()
-            kinds[game_id] = kind
+        self._kinds.setdefault(game_id, kind)
         return kind
 
     async def get_game(self, game_id: int) -> GameRow | None:
