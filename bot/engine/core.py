@@ -454,8 +454,7 @@ class Game:
         `undo=False`: no copy is taken to put the state back, for a caller that throws the
         game away (or loads it again) when the move fails — the table, whose game is a copy
         of the stored state; a refused move may then leave this object half-changed."""
-        if _UNWORDED and self in _UNWORDED:
-            self._settle()
+        self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         move = " ".join(str(move).split())
@@ -482,8 +481,7 @@ class Game:
     def simulate(self, actor: Actor, move: str) -> list[Event]:
         """A legal move applied to a throwaway copy (a practice bot's simulation): no copy is
         kept for undo, so a refused move leaves this game broken — only for copies."""
-        if _UNWORDED and self in _UNWORDED:
-            self._settle()
+        self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         return self._apply(actor, move)
@@ -514,8 +512,7 @@ class Game:
     def resign(self, player: int, ending: str = Ending.RESIGN) -> list[Event]:
         """The player gives up (`ending` RESIGN), or forfeits when their time ran out with no
         default move (TIMEOUT). Default: every other seat wins."""
-        if _UNWORDED and self in _UNWORDED:
-            self._settle()
+        self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         winners = [p for p in range(self.players) if p != player]
@@ -525,8 +522,7 @@ class Game:
     def forfeit(self, seats: Iterable[int]) -> list[Event]:
         """`seats` ran out of time with no default move: the others win; when nobody is left,
         nobody wins (a draw), rather than one idle player beating another."""
-        if _UNWORDED and self in _UNWORDED:
-            self._settle()
+        self._settle()
         if self.result is not None:
             raise IllegalMoveError("The game is over.")
         idle = sorted(set(seats))
@@ -593,9 +589,16 @@ class Game:
             _UNWORDED.setdefault(self, []).append(weakref.ref(menu))
         return menu
 
+    def menu_item(self, move: str, seat: int, step: str = "") -> MenuItem:
+        """A legal move of `seat` as a menu item, worded by `describe` when first shown
+        (`MenuItem.worded`; `menu` words what is left before the next move)."""
+        return MenuItem.worded(move, partial(self.describe, move, seat), step)
+
     def _settle(self) -> None:
         """Word what this game's menus have left unworded, before the state they speak of
         changes (every move comes through here)."""
+        if not _UNWORDED:
+            return
         menus = _UNWORDED.pop(self, None)
         for ref in menus or ():
             menu = ref()
@@ -619,8 +622,7 @@ class Game:
 
     def _menu(self, seat: int) -> list[MenuGroup]:
         """Default: one group of every legal move, worded by `describe`."""
-        items = tuple(MenuItem.worded(m, partial(self.describe, m, seat))
-                      for m in self._legal(seat))
+        items = tuple(self.menu_item(m, seat) for m in self._legal(seat))
         return [MenuGroup("moves", "Choose your move", items, pick_for(len(items)))]
 
     def _status(self) -> str:

@@ -17,7 +17,6 @@ Texts name characters ("Malice (Ada)") and players, never seat codes or notation
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import join_names
@@ -35,8 +34,8 @@ ROLLING = ("setup_roll", "attack_roll", "loaded_roll", "skull_roll", "assist_rol
 def _items(g: "DeathByDice", seat: int, moves: list[str],
            step=lambda m: "") -> tuple[MenuItem, ...]:
     out = []
-    for m in moves:  # worded when shown (MenuItem.worded)
-        out.append(MenuItem.worded(m, partial(g.describe, m, seat), step(m)))
+    for m in moves:
+        out.append(g.menu_item(m, seat, step(m)))
     return tuple(out)
 
 

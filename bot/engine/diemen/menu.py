@@ -7,7 +7,6 @@ making the same `banners` move as its ready-made layouts). Labels and effects ar
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from ..menu import MenuGroup, MenuItem, Pick, Tone
@@ -112,11 +111,8 @@ def groups(g: "DieMen", seat: int) -> list[MenuGroup]:
             joiner=" ", min_picks=4, max_picks=4))
     for key, moves in found.items():
         title, pick, tone, emoji, hint = GROUPS[key]
-        items = []
-        for move in moves:  # worded when shown (MenuItem.worded)
-            items.append(MenuItem.worded(move, partial(g.describe, move, seat),
-                                         _step(g, seat, move)))
-        out.append(MenuGroup(key, title, tuple(items), pick, hint, tone, emoji))
+        items = tuple(g.menu_item(move, seat, _step(g, seat, move)) for move in moves)
+        out.append(MenuGroup(key, title, items, pick, hint, tone, emoji))
     return out
 
 

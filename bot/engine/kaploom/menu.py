@@ -12,7 +12,6 @@ and "done". Labels and effects are `describe()`'s; players are named, never seat
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import join_names
@@ -45,7 +44,7 @@ def _kind(action: Action) -> str:
 
 
 def _item(g: "Kaploom", seat: int, move: str, step: str = "") -> MenuItem:
-    return MenuItem.worded(move, partial(g.describe, move, seat), step)  # worded when shown
+    return g.menu_item(move, seat, step)
 
 
 def groups(g: "Kaploom", seat: int) -> list[MenuGroup]:

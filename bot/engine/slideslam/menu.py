@@ -8,7 +8,6 @@ and in the secret placement `q` (place a die: the die is the `step`, then its sq
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import join_names
@@ -94,7 +93,7 @@ def menu(g: "SlideSlam", seat: int) -> list[MenuGroup]:
         if step is None:
             step = steps[die] = _step(g, seat, move, reach)
         items.setdefault(_key(g, move), []).append(
-            MenuItem.worded(move, partial(g.describe, move, seat), step))
+            g.menu_item(move, seat, step))
     groups = []
     for key, (title, pick, tone, emoji) in GROUPS.items():
         if key in items:

@@ -14,7 +14,6 @@ Players are named, never by seat code; labels and effects come from `describe`.
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from ..core import CHANCE, join_names
@@ -35,8 +34,8 @@ WINDOW = (("set", "Pick the set you attack with", "🃏"),
 
 def _items(game: "TradeShowdown", seat: int, moves: list[str], step=None) -> tuple[MenuItem, ...]:
     out = []
-    for m in moves:  # worded when shown (MenuItem.worded)
-        out.append(MenuItem.worded(m, partial(game.describe, m, seat), step(m) if step else ""))
+    for m in moves:
+        out.append(game.menu_item(m, seat, step(m) if step else ""))
     return tuple(out)
 
 
