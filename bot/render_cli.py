@@ -61,17 +61,18 @@ def position(record: Record, at: int | None) -> tuple[Game, int]:
 def replay_board(record: Record, at: int | None = None) -> Callable[[dict], Any] | None:
     """The public picture function for the position after the first `at` entries (None: all)
     as the record's animated replay draws it: in the layout the replay has reached at that step
-    (`replay_layout` of the public views up to there, which a later step never changes); None
-    when the game's board has no replay layout (the replay draws it as the thread saw it)."""
+    (the last of `replay_layouts` of the public views up to there: a later step never changes
+    it); None when the game's board has no replay layout (the replay draws it as the thread
+    saw it)."""
     module = importlib.import_module(f"rendering.{record.kind}")
-    plan = getattr(module, "replay_layout", None)
+    plan = getattr(module, "replay_layouts", None)
     if plan is None:
         return None
     from .replay import walk
     _, n = position(record, at)
     upto = Record(record.kind, record.options, record.players, record.seed,
                   record.entries[:n], None)
-    layout = plan(walk(upto, None).views)
+    layout = plan(walk(upto, None).views)[-1]
     return lambda view: module.public_picture(view, layout)
 
 

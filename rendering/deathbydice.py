@@ -688,12 +688,6 @@ def _public_parts(v: dict[str, Any], room: float) -> tuple[list, list[list]]:
     return _wrapped(attack, room), [_wrapped(item, room) for item in (now, combats, legend)]
 
 
-def _public_lines(v: dict[str, Any], room: float) -> tuple[list, list]:
-    """(attack lines, footer lines), wrapped to the picture."""
-    attack, items = _public_parts(v, room)
-    return attack, [line for item in items for line in item]
-
-
 @dataclass(frozen=True)
 class ReplayLayout:
     """Room kept for the parts of the public board that grow and shrink, in a replay
@@ -723,11 +717,6 @@ def replay_layouts(views: Iterable[dict[str, Any]]) -> list[ReplayLayout]:
         footer = tuple(max(n, len(item)) for n, item in zip(footer, items))
         out.append(ReplayLayout(top, rows, attack, footer))
     return out
-
-
-def replay_layout(views: Iterable[dict[str, Any]]) -> ReplayLayout:
-    """The layout of the last of `views` in a replay of them (`replay_layouts`)."""
-    return replay_layouts(views)[-1]
 
 
 def public_picture(view: dict[str, Any], layout: ReplayLayout | None = None) -> Picture:

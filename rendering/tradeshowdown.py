@@ -1030,11 +1030,6 @@ def replay_layouts(views: Sequence[dict[str, Any]]) -> list[ReplayLayout]:
     return out
 
 
-def replay_layout(views: Sequence[dict[str, Any]]) -> ReplayLayout:
-    """The layout of the last of `views` in a replay of them (`replay_layouts`)."""
-    return replay_layouts(views)[-1]
-
-
 def _subtitle(view: dict[str, Any]) -> str:
     subtitle = f"Round {view['round']} of {view['round_limit']} · {PHASES.get(view['phase'])}"
     if view["you"] is not None:
