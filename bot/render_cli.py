@@ -10,7 +10,8 @@ picture of its own); a module without them draws both with `render(view)`.
 `python -m bot render RECORD [--at N] --gif OUT.gif` writes the game's animated replay instead
 (rendering/gif.py): a title frame, one frame per step that changed the public board (that
 board exactly as `--at N --replay-layout` draws it, under the words of what happened) and an end
-frame.
+frame. The GIF maps each board's drawing (the renderer's `public_image`) to its one palette,
+not the PNG's own 256 colours: the same picture in the GIF's colours.
 """
 from __future__ import annotations
 
@@ -58,12 +59,14 @@ def position(record: Record, at: int | None) -> tuple[Game, int]:
     return replay(partial), n
 
 
-def replay_board(record: Record, at: int | None = None) -> Callable[[dict], Any] | None:
+def replay_board(record: Record, at: int | None = None, *, drawing: bool = False
+                 ) -> Callable[[dict], Any] | None:
     """The public picture function for the position after the first `at` entries (None: all)
     as the record's animated replay draws it: in the layout the replay has reached at that step
     (the last of `replay_layouts` of the public views up to there: a later step never changes
     it); None when the game's board has no replay layout (the replay draws it as the thread
-    saw it)."""
+    saw it). `drawing`: the board as the renderer's image (`public_image`), before the PNG's
+    own 256 colours (the GIF maps that image to its palette)."""
     module = importlib.import_module(f"rendering.{record.kind}")
     plan = getattr(module, "replay_layouts", None)
     if plan is None:
@@ -73,6 +76,8 @@ def replay_board(record: Record, at: int | None = None) -> Callable[[dict], Any]
     upto = Record(record.kind, record.options, record.players, record.seed,
                   record.entries[:n], None)
     layout = plan(walk(upto, None).views)[-1]
+    if drawing:
+        return lambda view: module.public_image(view, layout)
     return lambda view: module.public_picture(view, layout)
 
 

@@ -9,9 +9,9 @@ The boards are the live board's (`render --at N` without `--replay-layout`), but
 whose board grows and shrinks (TradeShowdown, Death by Dice): there each part keeps the room it
 has needed in the steps so far (`board_drawer`), so the board holds still from step to step.
 
-One shared palette for every frame (chosen from the colours all the frames use, the most used
-kept exactly), so Pillow's GIF writer stores each frame as the rectangle that changed and the
-file stays small. Frames stay longer on reveals and at the end, and longer with more words.
+One palette for every replay of a game (`kind_palette`: the theme's colours and the most used
+kept exactly; each board's drawing mapped straight to it), so each frame is stored as the
+rectangle that changed since the frame before (`encode`) and the file stays small. Frames stay longer on reveals and at the end, and longer with more words.
 
 `replay_gif(record_json, max_bytes=...)` runs whole in a render worker (`render_async`): it
 returns a `GifPicture` (a Picture whose bytes are a GIF); when the file is larger than
@@ -174,29 +174,33 @@ CLEAR = 255
 COLOURS = 255
 
 
-def shared_palette(images: Sequence[Image.Image], exact: int = 190) -> Image.Image:
-    """A 'P' image holding one palette for all `images`: with 255 colours or fewer in all,
-    every one exactly; else the `exact` most used exactly (flat fills, text, dice) and the rest
-    chosen by median cut among the others (soft edges take the nearest)."""
+def shared_palette(images: Sequence[Image.Image], keep: Sequence[tuple[int, int, int]] = (),
+                   colours: int = COLOURS, exact: int = 190) -> Image.Image:
+    """A 'P' image holding one palette of at most `colours` colours for all `images`: the
+    colours `keep` exactly, and with `colours` or fewer in all, every one exactly; else the most
+    used exactly up to `exact` (flat fills, text, dice) and the rest chosen by median cut among
+    the others (soft edges take the nearest)."""
     total: dict[tuple[int, int, int], int] = {}
     for img in images:
         for c, n in _colours(img).items():
             total[c] = total.get(c, 0) + n
-    ranked = sorted(total, key=lambda c: (-total[c], c))
-    if len(ranked) <= COLOURS:
-        chosen = ranked
+    chosen = list(dict.fromkeys(keep))
+    ranked = [c for c in sorted(total, key=lambda c: (-total[c], c)) if c not in set(chosen)]
+    if len(chosen) + len(ranked) <= colours:
+        chosen += ranked
     else:
-        chosen = ranked[:exact]
-        rest = ranked[exact:]
+        room = max(0, exact - len(chosen))
+        chosen += ranked[:room]
+        rest = ranked[room:]
         strip = Image.new("RGB", (len(rest), 1))
         strip.putdata(rest)
-        q = strip.quantize(COLOURS - exact, method=Image.Quantize.MEDIANCUT,
+        q = strip.quantize(colours - len(chosen), method=Image.Quantize.MEDIANCUT,
                            dither=Image.Dither.NONE)
         pal = q.getpalette() or []
         used = sorted({i for _, i in q.getcolors(256) or []})
         chosen += [tuple(pal[3 * i:3 * i + 3]) for i in used]  # type: ignore[misc]
     flat: list[int] = []
-    chosen = chosen[:COLOURS]
+    chosen = chosen[:colours]
     for c in chosen:
         flat += list(c)
     # Unused entries and CLEAR's repeat the first colour: the nearest-colour search keeps the
@@ -210,7 +214,11 @@ def shared_palette(images: Sequence[Image.Image], exact: int = 190) -> Image.Ima
 def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
     """`img` in the shared palette, each colour mapped to its nearest palette entry exactly as
     `img.convert("RGB").quantize(palette=palette, dither=NONE)` does (the tests compare so),
-    but a 'P' picture costs one mapping of its at most 256 colours, not of every pixel."""
+    but a 'P' picture costs one mapping of its at most 256 colours, not of every pixel. A
+    picture already in `palette` is itself: Pillow's nearest-colour search looks in a coarse
+    grid of colours, so mapping again could move a colour to a neighbouring entry."""
+    if img.mode == "P" and img.getpalette() == palette.getpalette():
+        return img
     if img.mode == "P":
         pal = img.getpalette() or []
         n = len(pal) // 3
@@ -230,12 +238,17 @@ def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:
 
 # --- the boards ---------------------------------------------------------------------------------
 
-def board_drawer(kind: str, views: Sequence[dict[str, Any]] | None = None) -> Any:
-    """The game's public board as a 'P' image, pixel for pixel the PNG its `public_picture`
-    (what `render --at N` writes) holds: the renderer's `public_image` (the board before its
-    PNG) in the palette `to_png` gives it, with no PNG written and read back per frame (a
-    fifth of a long replay's time went to that). A renderer without `public_image`: its PNG,
-    decoded.
+def board_drawer(kind: str, views: Sequence[dict[str, Any]] | None = None,
+                 palette: Image.Image | None = None) -> Any:
+    """The game's public board as a 'P' image in `palette` (the game's GIF palette): the
+    drawing `render --at N` writes as its PNG (the renderer's `public_image`), each pixel mapped
+    straight to its nearest palette colour. Not through the PNG's own palette: that one is
+    chosen per picture (`palettised`: fast octree), so a soft edge that did not change from one
+    step to the next could come out one shade apart in the two PNGs and again in the GIF, and
+    those flickering pixels were a fifth of a median Death by Dice replay's bytes (2.27 MB, 1.82
+    MB without them; TradeShowdown 2.27 and 2.10 MB); mapping once is faster too. Without
+    `palette` (choosing one): the board in the PNG's colours. A renderer without
+    `public_image`: its PNG, decoded.
 
     `views`: the public views of the game being replayed, in order. A renderer whose board
     grows and shrinks with the position (TradeShowdown, Death by Dice) has `replay_layouts(
@@ -251,11 +264,15 @@ def board_drawer(kind: str, views: Sequence[dict[str, Any]] | None = None) -> An
     plan = getattr(module, "replay_layouts", None)
     if image is not None and plan is not None and views is not None:
         layouts = {id(v): layout for v, layout in zip(views, plan(views))}
-        return lambda view: palettised(image(view, layouts[id(view)]))
-    if image is not None:
-        return lambda view: palettised(image(view))
-    draw, _ = renderers(kind)
-    return lambda view: Image.open(io.BytesIO(draw(view).png))
+        draw = lambda view: image(view, layouts[id(view)])  # noqa: E731
+    elif image is not None:
+        draw = image
+    else:
+        draw_png, _ = renderers(kind)
+        draw = lambda view: Image.open(io.BytesIO(draw_png(view).png))  # noqa: E731
+    if palette is None:
+        return lambda view: palettised(draw(view))
+    return lambda view: to_palette(draw(view), palette)
 
 
 # --- one palette per game: the same for every replay of that game -----------------------------
@@ -266,19 +283,19 @@ def board_drawer(kind: str, views: Sequence[dict[str, Any]] | None = None) -> An
 # one palette, chosen once per process from reference boards of that game (seeded self-play
 # games, drawn by its renderer) plus the theme's exact colours; every replay of the game uses it.
 SAMPLE_BOARDS = 8
+PALETTE_COLOURS, PALETTE_EXACT = 255, 190
 
 
-def _theme_colours() -> Image.Image:
+def _theme_colours() -> list[tuple[int, int, int]]:
+    """The theme's colours: every palette keeps them exactly, however little a game uses one
+    (a player's colour must stay that player's)."""
     from rendering.colours import (DIE_COLOURS, GRID, INK, PAPER, PLAIN_DIE, PLAYER_COLOURS)
     colours = [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, GRID, INK, PAPER] + BAND_COLOURS
     for p in PLAYER_COLOURS:
         colours += [p.fill, p.text]
     for d in list(DIE_COLOURS.values()) + [PLAIN_DIE]:
         colours += [d.fill, d.pip, d.outline]
-    img = Image.new("RGB", (len(colours), 400))  # tall: counted as much used, kept exactly
-    for x, c in enumerate(colours):
-        img.paste(c, (x, 0, x + 1, 400))
-    return img
+    return [tuple(c) for c in colours]  # type: ignore[misc]
 
 
 _PALETTES: dict[str, Image.Image] = {}
@@ -293,7 +310,7 @@ def kind_palette(kind: str) -> Image.Image:
     from bot.replay import walk
     draw = board_drawer(kind)
     engine = load(kind)
-    images = [_theme_colours()]
+    images = []
     # Two players; and four where a game draws more players differently (TradeShowdown's
     # tiles), with their colours.
     for players in sorted({engine.MIN_PLAYERS, min(4, engine.MAX_PLAYERS)}):
@@ -310,7 +327,7 @@ def kind_palette(kind: str) -> Image.Image:
             words = step.caption() or "A step of the game."
             images += [draw_band(MIN_WIDTH, 90, "Step 1 of 9 · Turn 1", words, accent=a, big=b)
                        for a, b in ((False, False), (True, False), (False, True))]
-    _PALETTES[kind] = shared_palette(images)
+    _PALETTES[kind] = shared_palette(images, _theme_colours(), PALETTE_COLOURS, PALETTE_EXACT)
     return _PALETTES[kind]
 
 
@@ -543,5 +560,5 @@ def replay_gif(record_json: dict[str, Any], max_bytes: int | None = None,
         except ValueError:  # ended inside a secret step in a way its public part cannot show
             pass            # the public view of the record as played shows the same boards
     replay = walk(record, None)
-    return gif_of(replay, board_drawer(record.kind, replay.views), filename or f"replay-{record.kind}.gif",
-                  max_bytes)
+    drawer = board_drawer(record.kind, replay.views, kind_palette(record.kind))
+    return gif_of(replay, drawer, filename or f"replay-{record.kind}.gif", max_bytes)

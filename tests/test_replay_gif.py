@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.__main__ import EXIT_REFUSED, main
 from bot.engine.records import Record
-from bot.render_cli import position, renderers, replay_board
+from bot.render_cli import position, replay_board
 from bot.replay import walk
 from rendering.gif import GifPicture, board_x, replay_gif
 
@@ -62,13 +62,6 @@ def palette_of(data: bytes) -> Image.Image:
         return holder
 
 
-def board_in(frame: Image.Image, png: bytes, top: int) -> tuple[Image.Image, Image.Image]:
-    """(the frame's board region, the PNG mapped to `palette`) — both RGB, same size."""
-    board = Image.open(io.BytesIO(png))
-    x = board_x(frame.width, board.width)
-    return frame.crop((x, top, x + board.width, top + board.height)), board
-
-
 @pytest.fixture(scope="module")
 def gifs() -> dict[str, GifPicture]:
     return {name: replay_gif(load(name).to_json()) for name in SHORT}
@@ -96,33 +89,43 @@ def test_one_frame_per_public_change_plus_title_and_end(gifs, name):
 
 
 @pytest.mark.parametrize("name", SHORT)
+def drawing(record: Record, at: int | None = None):
+    """The board `render --at N --replay-layout` draws for the position after `at` entries, as
+    the renderer's image: before the PNG's own 256 colours, which the GIF does not use (it maps
+    the image to its one palette)."""
+    import importlib
+    module = importlib.import_module(f"rendering.{record.kind}")
+    return replay_board(record, at, drawing=True) or module.public_image
+
+
+@pytest.mark.parametrize("name", SHORT)
 def test_every_board_is_render_at_n_in_the_gifs_palette(gifs, name, tmp_path, capsys):
+    from rendering.picture import palettised
     record = load(name)
     gif = gifs[name]
     palette = palette_of(gif.png)
     frames = frames_of(gif.png)
     steps = walk(record).steps
+
+    def compare(frame: Image.Image, at: int | None) -> None:
+        board = drawing(record, at)(position(record, at)[0].view(None))
+        x = board_x(frame.width, board.width)
+        got = frame.crop((x, gif.board_top, x + board.width, gif.board_top + board.height))
+        want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        assert got.tobytes() == want.convert("RGB").tobytes(), f"entries {at}"
+        if at in through_cli:  # the file the CLI writes is that drawing, in the PNG's colours
+            assert main(["render", str(RECORDS[name]), "--at", str(at), "--replay-layout",
+                         "--out", str(tmp_path)]) == 0
+            png = Image.open(tmp_path / f"{record.kind}-public-at{at}.png")
+            assert png.convert("RGB").tobytes() == palettised(board).convert("RGB").tobytes()
+
     # Every step against the public picture of its position as the replay draws it (the board
-    # in the replay's layout: `render --at N --replay-layout`); a few through the CLI itself,
-    # byte for byte the file it writes.
+    # in the replay's layout: `render --at N --replay-layout`); a few through the CLI itself.
     through_cli = {steps[1].at, steps[len(steps) // 2].at, steps[-1].at}
     for step, frame in zip(steps, frames):
-        if step.at in through_cli:
-            assert main(["render", str(RECORDS[name]), "--at", str(step.at),
-                         "--replay-layout", "--out", str(tmp_path)]) == 0
-            png = (tmp_path / f"{record.kind}-public-at{step.at}.png").read_bytes()
-        else:
-            draw = replay_board(record, step.at) or renderers(record.kind)[0]
-            png = draw(position(record, step.at)[0].view(None)).png
-        got, board = board_in(frame, png, gif.board_top)
-        want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
-        assert got.tobytes() == want.convert("RGB").tobytes(), f"step {step.number}"
+        compare(frame, step.at)
     # The end frame shows the final board too, under the result.
-    draw = replay_board(record) or renderers(record.kind)[0]
-    final = draw(position(record, None)[0].view(None)).png
-    got, board = board_in(frames[-1], final, gif.board_top)
-    want = board.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
-    assert got.tobytes() == want.convert("RGB").tobytes()
+    compare(frames[-1], None)
     capsys.readouterr()
 
 
@@ -259,9 +262,10 @@ def test_each_decoded_frame_is_the_composed_frame(gifs):
     for name in ("deathbydice/lou_vs_vex_short_combat", "tradeshowdown/rulebook_example"):
         record = load(name)
         replay = walk(record, None)
-        frames = build_frames(replay, board_drawer(record.kind, replay.views))
+        palette = kind_palette(record.kind)
+        frames = build_frames(replay, board_drawer(record.kind, replay.views, palette))
         board_h = max(f.board.height for f in frames)
-        composed, _, _ = render_frames(frames, kind_palette(record.kind), board_h)
+        composed, _, _ = render_frames(frames, palette, board_h)
         decoded = frames_of(gifs[name].png)
         assert len(decoded) == len(composed)
         for i, (got, want) in enumerate(zip(decoded, composed)):
