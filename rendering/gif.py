@@ -352,20 +352,24 @@ def board_x(width: int, board_width: int) -> int:
     return max(0, (width - board_width) // 2)
 
 
-# An unchanged gap of up to this many pixels between changed ones in a row is written as its
-# pixels, not CLEAR: a board that moved a few pixels changes the edges of every letter and
-# die, and short CLEAR gaps between those edges cut up the strings the compression packs.
-# Measured on the median Death by Dice and TradeShowdown replays (bench.replay's games):
-# gaps up to 3 px 8 % and 4 % smaller, up to 7 px 9 % and 7 %, up to 15 px 8 % and 9 %,
-# each step more encoding time (up to 7 px: 0.1 s and 0.15 s of CPU more).
-GAP_SHIFTS = 3             # 1 + 2 + 4: gaps up to 7 px
+# An unchanged gap of up to 2**GAP_SHIFTS - 1 pixels between changed ones in a row is written
+# as its pixels, not CLEAR: a board that moved a few pixels changes the edges of every letter
+# and die, and a line of words that changed changes most of its letters but not the ground
+# between them; CLEAR gaps between those edges cut up the strings the compression packs, while
+# the words written out whole are strings like every other line of words. Measured on the
+# median Death by Dice and TradeShowdown replays (bench.replay's games), gaps up to 7 px first
+# (9 % and 7 % smaller than none); then up to 31 px: 2.4 % and 4.6 % smaller again (1.82 ->
+# 1.77 MB, 2.10 -> 2.00 MB). Up to 15 px gave about 2 % and 3 %, up to 63 px 2 % larger and
+# 5 % smaller. Each step costs some encoding time (31 px rather than 7: 0.1 s and 0.13 s of
+# CPU more).
+GAP_SHIFTS = 5
 
 
 def _clear_mask(delta: Image.Image) -> Image.Image:
     """Where a frame is written CLEAR: the pixels `delta` (this frame minus the one before, as
-    indices) says did not change, but for short gaps between changed ones in a row (a
-    closing along the row: the changed set spread right by 0-7 px, then kept where it and
-    the 7 px to its right are all in the spread). Every pixel it marks is unchanged: the
+    indices) says did not change, but for gaps of up to 31 px between changed ones in a row
+    (a closing along the row: the changed set spread right by 0-31 px, then kept where it
+    and the 31 px to its right are all in the spread). Every pixel it marks is unchanged: the
     closing covers every changed pixel, even with `offset` wrapping at the edges."""
     # On the indices as they are: the brighter of two is not 0 when either is not, the darker
     # only when both are not, so no pass turns them into 0 and 255 first.

@@ -274,20 +274,23 @@ def test_each_decoded_frame_is_the_composed_frame(gifs):
 
 def test_clear_marks_only_unchanged_pixels_and_fills_short_gaps():
     """CLEAR (the frame before shows through) goes only on pixels that did not change; a gap
-    of up to 7 unchanged pixels between changed ones is written out, a longer one is CLEAR,
+    of up to 31 unchanged pixels between changed ones is written out, a longer one is CLEAR,
     and changes at a row's ends (where the closing's shifts wrap) stay written."""
     from rendering.gif import _clear_mask
-    row = [0] * 40
-    for x in (0, 5, 13, 22, 39):   # gaps of 4, 7, 8 and 16 px between changes; ends changed
+    width = 160
+    changes = (0, 5, 37, 70, 119, 159)  # gaps of 4, 31, 32, 48 and 39 px; both ends changed
+    row = [0] * width
+    for x in changes:
         row[x] = 7
-    delta = Image.new("P", (40, 2))
-    delta.putdata(row + [0] * 40)
+    delta = Image.new("P", (width, 2))
+    delta.putdata(row + [0] * width)
     clear = [v != 0 for v in _clear_mask(delta).convert("L").tobytes()]
-    assert clear[40:] == [True] * 40                   # an unchanged row: all CLEAR
-    assert not any(clear[x] for x in (0, 5, 13, 22, 39))
-    assert clear[1:13] == [False] * 12                 # gaps of 4 and 7: written out
-    assert clear[14:22] == [True] * 8                  # the gap of 8 and the gap of 16:
-    assert clear[23:39] == [True] * 16                 # CLEAR
+    assert clear[width:] == [True] * width             # an unchanged row: all CLEAR
+    assert not any(clear[x] for x in changes)
+    assert clear[1:37] == [False] * 36                 # gaps of 4 and 31: written out
+    assert clear[38:70] == [True] * 32                 # the gaps of 32, 48 and 39: CLEAR
+    assert clear[71:119] == [True] * 48
+    assert clear[120:159] == [True] * 39
 
 
 # sha256 (first 16 hex digits) of every public board of these games, each as its RGB pixels
