@@ -227,6 +227,18 @@ def test_the_public_log_catches_up_entry_by_entry():
     assert log.words_since(0) == since(other, 0)[0]
 
 
+@pytest.mark.parametrize("kind", sorted({name.split("/")[0] for name in SHORT}))
+def test_each_games_palette_holds_every_theme_colour_in_96(kind):
+    """A game's GIF palette is small (soft edges take fewer shades, so the file is smaller) but
+    keeps each of the theme's colours exactly, however few pixels of it the reference boards
+    have: a player's colour stays that player's."""
+    from rendering.gif import PALETTE_COLOURS, _theme_colours, kind_palette
+    flat = kind_palette(kind).getpalette() or []
+    colours = {tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)}
+    assert set(_theme_colours()) <= colours
+    assert len(colours) <= PALETTE_COLOURS == 96
+
+
 def test_the_caption_band_is_drawn_in_four_levels_of_ink(gifs):
     """The band changes in every frame: its words are smoothed with two shades between the
     panel and the ink (the LZW packs them far better than every shade FreeType gives): a
