@@ -12,9 +12,10 @@ Keys:
 - `replay.<game>.gif_bytes`: its size. Goal: ≤ 2 MB (the longest games ≤ 8 MB).
 - `replay.<game>.steps`, `replay.<game>.frames`: what it holds.
 - `replay.step_p99_ms`: a step-through click of `/games replay` with the game's steps built
-  from its record (as the first click after a restart does; later ones read the cog's cache:
-  `replay.step_cached_p99_ms`) plus one board picture, p99 over 12 clicks on each median
-  game, CPU milliseconds. Goal: ≤ 300 ms.
+  from its record and their boards' layouts in the animated replay (as the first click after a
+  restart does; later ones read the cog's cache: `replay.step_cached_p99_ms`) plus one board
+  picture in its layout, p99 over 12 clicks on each median game, CPU milliseconds. Goal:
+  ≤ 300 ms.
 
 `make bench` runs it with the other keyed figures (bench/__main__.py reads every bench module's
 `keyed()`); alone: `.venv/bin/python -m bench.replay`. It plays its games first (about two
@@ -92,23 +93,29 @@ def gif_figures(kind: str, record: Record) -> dict[str, Any]:
 
 def step_clicks(records: list[Record], clicks: int = 12) -> tuple[list[float], list[float]]:
     """Milliseconds per step-through click, CPU time: cold (the game's steps built from its
-    record, as the first click after a restart does, and one board picture) and warm (the
-    steps from the cog's cache, one picture)."""
-    from bot.render_cli import renderers
+    record, as the first click after a restart does, with their boards' layouts in the
+    animated replay, and one board picture in its layout) and warm (the steps and layouts from
+    the cog's cache, one picture)."""
+    from bot.render_cli import layouts_of, renderers
     from bot.replay import walk
     rng = random.Random(26)
     cold, warm = [], []
     for record in records:
         draw, _ = renderers(record.kind)
+
+        def picture(replay, layouts, number: int) -> None:
+            draw(replay.boards[number], *(() if layouts is None else (layouts[number],)))
+
         replay = walk(record, None)
-        draw(replay.boards[0])  # fonts
+        picture(replay, None, 0)  # fonts
         for _ in range(clicks):
             c0 = time.process_time()
             replay = walk(record, None)
-            draw(replay.boards[replay.step_at(rng.randrange(len(replay.steps))).number])
+            layouts = layouts_of(record.kind, replay.boards)
+            picture(replay, layouts, replay.step_at(rng.randrange(len(replay.steps))).number)
             cold.append((time.process_time() - c0) * 1000)
             c0 = time.process_time()
-            draw(replay.boards[replay.step_at(rng.randrange(len(replay.steps))).number])
+            picture(replay, layouts, replay.step_at(rng.randrange(len(replay.steps))).number)
             warm.append((time.process_time() - c0) * 1000)
     return cold, warm
 

@@ -81,6 +81,15 @@ def replay_board(record: Record, at: int | None = None, *, drawing: bool = False
     return lambda view: module.public_picture(view, layout)
 
 
+def layouts_of(kind: str, views: list[dict[str, Any]]) -> list[Any] | None:
+    """Each of a game's public views' layouts in its animated replay (the module's
+    `replay_layouts`: the board as `render --at N --replay-layout` draws each step, drawn by
+    `public_picture(view, layout)`); None when the game's board has no replay layout."""
+    module = importlib.import_module(f"rendering.{kind}")
+    plan = getattr(module, "replay_layouts", None)
+    return None if plan is None else plan(views)
+
+
 def render_position(record: Record, at: int | None, out: Path,
                     replay_layout: bool = False) -> list[Path]:
     """Write the position's pictures into `out`; the files written, public board first.

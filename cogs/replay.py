@@ -34,7 +34,8 @@ import rendering
 from bot.engine import load
 from bot.engine.core import CHANCE, RuleError, join_names
 from bot.engine.records import Record, ReplayError
-from bot.render_cli import renderers
+from bot.memo import Bounded
+from bot.render_cli import layouts_of, renderers
 from bot.replay import (PublicLog, Replay, last_move_index, record_of, since, summary_line,
                         walk)
 from bot.store import GameRow
@@ -141,6 +142,9 @@ class Replays(commands.Cog):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self._replays: OrderedDict[tuple, Replay] = OrderedDict()
+        # The boards' layouts of the public's replays, as the animated replay draws them: by
+        # the replay's id, with the replay itself (so an id is never another's).
+        self._layouts: Bounded = Bounded(CACHE_REPLAYS)
         self._command: app_commands.Command | None = None
         # Running games' public events, kept up to date for the turn pings' summaries.
         self._logs: OrderedDict[int, PublicLog] = OrderedDict()
@@ -281,6 +285,19 @@ class Replays(commands.Cog):
                 ephemeral=True)
 
     # ---- the step-through -------------------------------------------------------------------------
+    async def layouts(self, replay: Replay) -> list[Any] | None:
+        """The layout of each step's board: for the public's steps of a game that is over,
+        the animated replay's (`layouts_of`), so a step looks as in the GIF posted with it and
+        the board holds still from click to click; None (the board as the thread showed it)
+        for a player's steps of a running game, or a game whose board has none."""
+        if replay.seat is not None:
+            return None
+        kept = self._layouts.get(id(replay))
+        if kept is None or kept[0] is not replay:
+            kept = (replay, await asyncio.to_thread(layouts_of, replay.kind, replay.boards))
+            self._layouts[id(replay)] = kept
+        return kept[1]
+
     async def step_message(self, row: GameRow, replay: Replay, number: int, uid: int
                            ) -> tuple[str, list[discord.File], discord.ui.View]:
         step = replay.step_at(number)
@@ -302,7 +319,9 @@ class Replays(commands.Cog):
         draw, _ = renderers(row.kind)
         files = []
         try:
-            picture = await rendering.render_async(draw, replay.boards[step.number])
+            layouts = await self.layouts(replay)
+            layout = () if layouts is None else (layouts[step.number],)
+            picture = await rendering.render_async(draw, replay.boards[step.number], *layout)
             files.append(discord.File(io.BytesIO(picture.png), f"step-{step.number}.png",
                                       description=picture.alt))
         except Exception:

@@ -282,3 +282,35 @@ async def test_what_happened_never_tells_a_secret_move(fake, world):
     new = await fake.invoke(fake.click(turn_msg, wh, user=world.alice))
     [answer] = [r for r in ephemeral(new) if r.content]
     assert "finished placing" in answer.content and "Wall of Unknowing comes down" in answer.content
+
+
+async def test_a_finished_games_steps_are_drawn_as_in_its_animated_replay():
+    """The step-through of a game that is over draws each board in the replay's layout (as
+    the GIF posted with it and `render --at N --replay-layout`), so the board holds still from
+    click to click; a player's steps of a running game stay the board the thread showed."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from bot.engine.records import Record
+    from bot.render_cli import layouts_of, position, replay_board, renderers
+    from bot.replay import walk
+    from cogs.replay import Replays
+    path = Path(__file__).parent / "records" / "deathbydice" / "lou_vs_vex_short_combat.json"
+    record = Record.from_json(json.loads(path.read_text()))
+    replay = walk(record, None)
+    cog = Replays(None)
+    layouts = await cog.layouts(replay)
+    assert layouts == layouts_of(record.kind, replay.views)
+    assert await cog.layouts(replay) is layouts                   # kept for the next click
+    assert await cog.layouts(walk(record, 0)) is None             # a seat's own steps
+    row = SimpleNamespace(id=7, kind=record.kind)
+    live = renderers(record.kind)[0]
+    differs = 0
+    for number in (1, len(replay.steps) // 2, len(replay.steps) - 1):
+        _, files, _ = await cog.step_message(row, replay, number, uid=1)
+        got = files[0].fp.getvalue()
+        at = replay.steps[number].at
+        view = position(record, at)[0].view(None)
+        assert got == replay_board(record, at)(view).png, f"step {number}"
+        differs += got != live(view).png
+    assert differs   # the replay's layout is not the live board's at these steps
