@@ -1,7 +1,7 @@
 """KAPLOOM! in Discord (`/kaploom ...`): what is Discord's own, over the `kaploom` engine (its
-menu, prompt and words). Kept here: the Phase 1 wizard (`kpa`: an action, then `kpp`: its dice,
-`>n` a page of them), which no one else's move edits away; the pictures' signatures; the
-thread's layout; the reference commands `board` (the action board), `table`, `dice`."""
+menu, prompt, words, Phase 1 form). Kept here: the Phase 1 form's buttons (bot/forms.py) and
+wizard (`kpa`: an action, then `kpp`: its dice, `>n` a page of them), which no one else's move
+edits away; the pictures' signatures; the thread's layout; the commands `board`, `table`, `dice`."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import layout
+from bot import forms, layout
 from bot.engine.core import Event, Game, RuleError
 from bot.engine.kaploom import Kaploom
 from bot.gamecog import GameCog, on_component
@@ -29,6 +29,8 @@ BOARDS = [app_commands.Choice(name=n, value=v) for n, v in Kaploom.board_choices
 FIGHT = ("⚔️", "🛡️")          # the engine's emoji of attack and defense actions
 AFTER = ("undo", "point", "lock")
 TEXT_MAX = 1900
+FORMS = (("lock", "Place dice and lock in…", "🔐", discord.ButtonStyle.success), ("place",
+         "Place dice…", "📝", discord.ButtonStyle.primary))  # forms: (arg, label, emoji, style)
 ICONS = dict(phase="📣", attack="⚔️", loss="💥", block="🛡️", heal="💚", ko="💀", lock="🔒", turn="⚡",
              gain="🎁", trigger="👊", lock_in="🔐", first="🏁", done="✅", unused="💤", spoilers="📖",
              trade="🔄", attach="🔧", detach="🔧", give="🤝", revive="✨", immediate="⚡")
@@ -41,17 +43,6 @@ class Kept(Panel):
 
     def signature(self) -> str:
         return self.sig
-
-
-def pages(items) -> list[tuple[str, list]]:
-    """An action's ways in pages of at most 25, by the die each starts with (its `step`)."""
-    steps: dict[str, list] = {}
-    for item in items:
-        steps.setdefault(item.step, []).append(item)
-    cuts = {step: [ways[k:k + 25] for k in range(0, len(ways), 25)]
-            for step, ways in steps.items()}
-    return [(step + (f" ({n + 1} of {len(cut)})" if len(cut) > 1 else ""), c)
-            for step, cut in cuts.items() for n, c in enumerate(cut)]
 
 
 class KaploomCog(GameCog, group_name="kaploom",
@@ -107,14 +98,18 @@ class KaploomCog(GameCog, group_name="kaploom",
             if acts]
         rest = layout.menu_components(row.id, version, dataclasses.replace(menu, groups=tuple(
             g for g in menu.groups if g.key in AFTER)))
+        form = [GameItem.button(row.id, version, forms.FORM_TAG, arg, label=label, emoji=emoji,
+                                style=style) for arg, label, emoji, style in FORMS
+                if game.placement_form(seat)]  # the wizard's half-made choice hides them
         # Signed without a half-made choice and what the ally's moves change (their dice, the
         # Duo board's reach): those edit nothing; a stale pick is refused politely.
         own = [g for g in menu.groups if g.emoji != "🤝"]
-        sig = Panel(self.panel_text(row, game, seat, ally=False), rest + [
+        sig = Panel(self.panel_text(row, game, seat, ally=False), rest + form + [
             GameItem.select(row.id, version, "kpa", [discord.SelectOption(label=g.key)
                                                      for g in own])]).signature()
+        rest += form if group is None else []
         if group is not None:
-            chunks = pages(group.items)
+            chunks = layout.step_pages(group.items)
             shown = chunks[page][1] if page is not None and page < len(chunks) else group.items
             items.append(GameItem.select(row.id, version, "kpp", [layout.option(i) for i in shown]
                                          if len(shown) <= 25 else [discord.SelectOption(
@@ -129,6 +124,12 @@ class KaploomCog(GameCog, group_name="kaploom",
         return Kept(text, lists + [i for i in rest if i not in lists], sig=sig)
 
     # ---- the wizard's clicks ------------------------------------------------------------------
+    @on_component(forms.FORM_TAG)
+    async def on_place_form(self, interaction: discord.Interaction, call: ComponentCall):
+        lock = call.arg == "lock"  # the whole placement in one form, then maybe Lock In
+        await forms.offer(self, interaction, call, FORMS[not lock][1].rstrip("…"), lambda g, s: (
+            g.placement_form(s)), lambda g, s, picks: g.placement_moves(s, picks, lock_in=lock))
+
     def chosen(self) -> dict[tuple[int, int], tuple[str, str, int | None]]:
         """Each seat's half-made choice: (panel version, action key, page)."""
         return self.__dict__.setdefault("_chosen", {})
