@@ -99,8 +99,8 @@ class KaploomCog(GameCog, group_name="kaploom",
         rest = layout.menu_components(row.id, version, dataclasses.replace(menu, groups=tuple(
             g for g in menu.groups if g.key in AFTER)))
         form = [GameItem.button(row.id, version, forms.FORM_TAG, arg, label=label, emoji=emoji,
-                                style=style) for arg, label, emoji, style in FORMS
-                if game.placement_form(seat)]  # the wizard's half-made choice hides them
+                                style=style) for arg, label, emoji, style in (
+            FORMS if game.placement_form(seat) else ())]  # a half-made choice hides them
         # Signed without a half-made choice and what the ally's moves change (their dice, the
         # Duo board's reach): those edit nothing; a stale pick is refused politely.
         own = [g for g in menu.groups if g.emoji != "🤝"]
