@@ -4,7 +4,9 @@ once, so a move made of many picks is one interaction, not one panel edit per pi
 A game offers it as a button tagged `fm` (`g:<id>:<ver>:fm:<which form>`), which answers with
 the form (opening a form shows nothing in the DM: only its submit does). The submit hands the
 cog {field key: value picked, "" for a list left blank}; the cog turns the picks into its
-engine's moves and the table plays them in one commit (bot/tables.py), all or none.
+engine's moves and the table plays them in one commit (bot/tables.py), all or none. A menu's
+step of several one-of choices (a Power Up: each action, faces, ...) is such a form as it
+stands: a list per group, its entries the group's moves, then the move that ends the step.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from typing import Any, Awaitable, Callable
 import discord
 
 from .engine.core import RuleError
-from .ui import ComponentCall, guarded, report_error
+from .engine.menu import Menu, Pick
+from .ui import ComponentCall, GameItem, guarded, report_error
 
 FORM_TAG = "fm"
 FIELDS_MAX = 5        # a modal holds five components
@@ -75,3 +78,33 @@ async def offer(cog: Any, interaction: discord.Interaction, call: ComponentCall,
                                     seen=(row, game))
 
     await interaction.response.send_modal(ChoiceForm(title, fields, submit))
+
+
+def button(game_id: int, version: int | str | None, which: str, label: str, emoji: str,
+           style: discord.ButtonStyle = discord.ButtonStyle.primary) -> GameItem:
+    return GameItem.button(game_id, version, FORM_TAG, which, label=label, emoji=emoji,
+                           style=style)
+
+
+def _asked(menu: Menu, then: str) -> list:
+    return [g for g in menu.groups if g.key != then and g.pick != Pick.SEVERAL
+            and 0 < len(g.items) <= OPTIONS_MAX][:FIELDS_MAX]
+
+
+def menu_fields(menu: Menu, then: str) -> list[Field]:
+    """A list per group of `menu` but the one (key `then`) that ends the step."""
+    return [(g.key, g.title, [(i.move, i.label) for i in g.items]) for g in _asked(menu, then)]
+
+
+def menu_moves(menu: Menu, picks: dict[str, str], then: str) -> list[str]:
+    """The moves picked, in the menu's order, then the one move of the group `then`."""
+    ending = menu.group(then)
+    return [picks[g.key] for g in _asked(menu, then) if picks.get(g.key)] + (
+        [ending.items[0].move] if ending and ending.items else [])
+
+
+async def offer_menu(cog: Any, interaction: discord.Interaction, call: ComponentCall,
+                     title: str, then: str) -> None:
+    """`offer` a menu's step as one form (`menu_fields`), its submit ended by `then`."""
+    await offer(cog, interaction, call, title, lambda g, seat: menu_fields(g.menu(seat), then),
+                lambda g, seat, picks: menu_moves(g.menu(seat), picks, then))

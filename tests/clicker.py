@@ -120,6 +120,9 @@ def _fill(lists, move: str, blank: set[str], taken: set[str]) -> dict[str, str] 
     picks: dict[str, str] = {}
     said: set[str] = set()
     for cid, question, options in lists:
+        if cid in blank and move in {value for value, _ in options} and move not in taken:
+            return {cid: move}   # a list offering the move itself
+    for cid, question, options in lists:
         head = question.split(" ", 1)[0]
         if cid not in blank or head not in words[1:]:
             continue
@@ -401,11 +404,12 @@ class Clicker:
         offered reaches `move`, the first of `alternatives` (other moves in the order the
         person would consider them) that a click reaches is made instead."""
         fake, user, gid = self.fake, self.users[seat], row.id
-        for where, msg in self.surfaces(gid, user):
-            if await self._try_on(where, msg, game, seat, move, user, gid):
-                return where
+        # A form that can say the move first: a person planning the step fills it at once.
         for where, msg in self.surfaces(gid, user):
             if await self._form(where, msg, game, seat, move, user, gid, alternatives or []):
+                return where
+        for where, msg in self.surfaces(gid, user):
+            if await self._try_on(where, msg, game, seat, move, user, gid):
                 return where
         for where, msg in self.surfaces(gid, user):
             if await self._explore(where, msg, game, seat, move, user, gid):

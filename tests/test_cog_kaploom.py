@@ -1041,3 +1041,34 @@ async def test_the_placement_form_is_all_or_nothing(fake, world, monkeypatch):
     # the panel edited once, as the form's own answer (not over REST)
     assert [(r.seam, r.route.rsplit("/", 1)[-1]) for r in edits] == [("webhook", "@original")]
     assert_no_secret(fake, row)
+
+
+async def test_power_up_in_one_form_then_done(fake, world, monkeypatch):
+    """A Power Up in one form: a list per group of the menu but Done (its entries the group's
+    moves), the submit plays the picks in the menu's order, then Done, as one commit."""
+    script_rolls(monkeypatch, RULEBOOK_ROLL)
+    row = await start_duel(fake, world)
+    await fake.bot.tables.play(row.id, world.alice.id, ("assign GROW d1 d2", "lock"))
+    await fake.bot.tables.play(row.id, world.bob.id, "lock")
+    await fake.settle()
+    game = await game_of(fake, row)
+    assert game.view(None)["stage"] == "power"
+    seat = game.order[game.turn]
+    user = (world.alice, world.bob)[seat]
+    panel = next(m for m in reversed(fake.dms_to(user)) if any(
+        tag_of(c) == "fm:power" for c in m.custom_ids))
+    opened = fake.click(panel, next(c for c in panel.custom_ids if tag_of(c) == "fm:power"),
+                        user=user)
+    await fake.invoke(opened)
+    lists = form_lists(fake, opened)
+    menu = game.menu(seat)
+    assert list(lists) == [f"f:{g.key}" for g in menu.groups if g.key != "done"][:5]
+    assert all(lists[f"f:{g.key}"] == g.moves() for g in menu.groups if f"f:{g.key}" in lists)
+    first = next(iter(lists))
+    picked = lists[first][0]
+    before = (await fake.bot.store.get_game(row.id)).version
+    await fake.invoke(fake.submit_modal(opened, {first: [picked]}, user=user))
+    entries = await fake.bot.store.entries(row.id)
+    assert [m for a, m in entries[before:] if a != "chance"] == [picked, "done"]
+    game = await game_of(fake, row)
+    assert game.view(None)["stage"] != "power" or game.order[game.turn] != seat
