@@ -22,7 +22,8 @@ when no control reaches the move by itself, it opens the form and fills it as a 
 plans the whole step at once: the move (each list whose question names a word of the move —
 `d4 green (Agility)` for the `d4` of `assign BODY SLAM d4 d5` — set to the entry the move
 names), then the other moves it would make (`alternatives`, in order) that fit the lists left
-blank; it submits, and when that is refused, submits the move alone. A form that cannot say
+blank and that the rules still allow after those (tried on a copy of the game, as a person who
+knows the rules plans); it submits, and when that is refused, submits the move alone. A form that cannot say
 the move is closed unsent (a person cancels it).
 
 Nothing offered reaches it: the 🔒 panel button when the thread offers one (a player with closed
@@ -365,9 +366,20 @@ class Clicker:
         if picks is None:
             return False
         alone = dict(picks)
-        for other in alternatives:
+        # What else a person who knows the rules plans with it: moves that still stand after
+        # those planned before (tried on a copy of the game, as they reason it out).
+        plan = game.from_json(game.to_json())
+        try:
+            plan.apply(seat, move)
+        except Exception:
+            plan = None
+        for other in alternatives if plan is not None else ():
             more = _fill(lists, other, blank - set(picks), set(picks.values()))
             if more:
+                try:
+                    plan.apply(seat, other)
+                except Exception:
+                    continue
                 picks.update(more)
         for tried in ([picks, alone] if picks != alone else [alone]):
             before = await self._version(gid)

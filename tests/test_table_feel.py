@@ -92,11 +92,11 @@ MISSED: dict[tuple[str, str], str] = {
     ("deathbydice", "pngs"):
         "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "dm_sends_edits"):
-        "4.04 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "3.69 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "pngs"):
-        "1.75 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "1.71 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "dm_sends_edits"):
-        "3.89 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "4.04 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "dm_sends_edits"):
         "2.46 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "pngs"):
