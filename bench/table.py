@@ -59,7 +59,7 @@ def keyed() -> dict[str, Any]:
                 out[f"table.{kind}.{prefix}error"] = f"{type(e).__name__}: {e}"[:300]
                 continue
             global_requests += count.global_requests
-            moves += count.moves
+            moves += count.seat_moves or count.moves   # a form's submit makes several
             for key, value in count.per_turn().items():
                 out[f"table.{kind}.{prefix}{key}"] = value
             if count.closed_dms:

@@ -1135,10 +1135,12 @@ class GameCog(commands.GroupCog):
             await interaction.followup.send(said, ephemeral=True)
 
     @staticmethod
-    def done_text(game: Game, seat: int | None, move: str) -> str:
-        """The private answer to a move made: what it was, in the game's words."""
+    def done_text(game: Game, seat: int | None, move: str | tuple[str, ...]) -> str:
+        """The private answer to a move made (or a form's moves): what it was, in the game's
+        words."""
         try:
-            label = game.describe(move, seat).label if seat is not None else ""
+            label = "; ".join(game.describe(m, seat).label.rstrip(".") for m in (
+                (move,) if isinstance(move, str) else move)) if seat is not None else ""
         except Exception:  # only words: a move the engine cannot word still stands
             label = ""
         return f"✅ Done: {label.rstrip('.')}." if label else "✅ Your move is in."

@@ -136,3 +136,15 @@ def menu_components(game_id: int, version: int | str | None, menu: Menu, *, who:
     for n, button in enumerate(buttons):
         button.row = len(items) + n // ROW_BUTTONS
     return items + buttons
+
+
+def step_pages(items) -> list[tuple[str, list]]:
+    """A group's moves in pages of at most 25, by the `step` each sits under
+    (KAPLOOM!: the die an action's way starts with)."""
+    steps: dict[str, list] = {}
+    for item in items:
+        steps.setdefault(item.step, []).append(item)
+    cuts = {step: [ways[k:k + 25] for k in range(0, len(ways), 25)]
+            for step, ways in steps.items()}
+    return [(step + (f" ({n + 1} of {len(cut)})" if len(cut) > 1 else ""), c)
+            for step, cut in cuts.items() for n, c in enumerate(cut)]

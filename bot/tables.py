@@ -252,12 +252,14 @@ class Tables:
             raise GameClosed(f"There is no game #{game_id}.")
         return row, game_of(row)
 
-    async def play(self, game_id: int, user_id: int | None, move: str, *,
+    async def play(self, game_id: int, user_id: int | None, move: str | tuple[str, ...], *,
                    version: int | str | None = None, actor: int | str | None = None,
                    cause: str = "move", by: int | None = None,
                    seen: tuple[GameRow, Game] | None = None) -> Played:
         """Apply `move` for the player `user_id` (or an explicit `actor`: a seat or CHANCE).
         RuleError (state unchanged) when the rules, the version or the seat say no.
+        A tuple of moves: the seat's moves in that order, one commit (a form's answer): all
+        of them stand or none does.
         `seen`: the game as the caller just read it (a command that looked it up), tried
         first instead of reading it again; the commit's compare-and-set still decides, and a
         game that moved on meanwhile is read afresh."""
@@ -275,15 +277,19 @@ class Tables:
                     if seat is None:
                         raise NotAPlayer("You are not playing in this game.")
                 await self.check_version(row, seat, version)
-                if move.startswith("timeout"):
+                moves = (move,) if isinstance(move, str) else tuple(move)
+                if not moves or any(m.startswith("timeout") for m in moves):
                     raise IllegalMoveError("Only the referee's clock can run out a player's "
-                                           "time.")
+                                           "time." if moves else "No move was made.")
                 waiting = set(game.actors())
                 try:
                     # No undo copy in the engine: a move refused (or a commit that fails)
                     # puts the game back from the row it was read from, below.
-                    events = game.table_move(seat, move, undo=False)
-                    first = [Entry(seat, move, [e.to_json() for e in events])]
+                    events, first = [], []
+                    for one in moves:
+                        made = game.table_move(seat, one, undo=False)
+                        first.append(Entry(seat, one, [e.to_json() for e in made]))
+                        events += made
                     played = await self._commit(row, game, first, events, cause, waiting, by)
                     break
                 except BaseException as e:

@@ -1,7 +1,6 @@
-"""KAPLOOM! in Discord (`/kaploom ...`): what is Discord's own, over the `kaploom` engine (its
-menu, prompt and words). Kept here: the Phase 1 wizard (`kpa`: an action, then `kpp`: its dice,
-`>n` a page of them), which no one else's move edits away; the pictures' signatures; the
-thread's layout; the reference commands `board` (the action board), `table`, `dice`."""
+"""KAPLOOM! in Discord (`/kaploom ...`) over its engine (menu, prompt, words, forms): the forms'
+buttons (bot/forms.py), the Phase 1 wizard (`kpa` an action, `kpp` its dice, `>n` a page) that no
+one else's move edits away, the pictures' signatures, the thread, `board`, `table`, `dice`."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import layout
+from bot import forms, layout
 from bot.engine.core import Event, Game, RuleError
 from bot.engine.kaploom import Kaploom
 from bot.gamecog import GameCog, on_component
@@ -26,9 +25,10 @@ from rendering.kaploom import public_picture, render_action_board, seat_picture
 
 KIND = "kaploom"
 BOARDS = [app_commands.Choice(name=n, value=v) for n, v in Kaploom.board_choices()]
-FIGHT = ("⚔️", "🛡️")          # the engine's emoji of attack and defense actions
-AFTER = ("undo", "point", "lock")
+FIGHT, AFTER = ("⚔️", "🛡️"), ("undo", "point", "lock")  # the engine's fight emoji; last groups
 TEXT_MAX = 1900
+FORMS = (("lock", "Place dice and lock in…", "🔐", discord.ButtonStyle.success), ("place",
+         "Place dice…", "📝"), ("power", "Power up and finish…", "⚡"))  # (arg, label, emoji)
 ICONS = dict(phase="📣", attack="⚔️", loss="💥", block="🛡️", heal="💚", ko="💀", lock="🔒", turn="⚡",
              gain="🎁", trigger="👊", lock_in="🔐", first="🏁", done="✅", unused="💤", spoilers="📖",
              trade="🔄", attach="🔧", detach="🔧", give="🤝", revive="✨", immediate="⚡")
@@ -41,17 +41,6 @@ class Kept(Panel):
 
     def signature(self) -> str:
         return self.sig
-
-
-def pages(items) -> list[tuple[str, list]]:
-    """An action's ways in pages of at most 25, by the die each starts with (its `step`)."""
-    steps: dict[str, list] = {}
-    for item in items:
-        steps.setdefault(item.step, []).append(item)
-    cuts = {step: [ways[k:k + 25] for k in range(0, len(ways), 25)]
-            for step, ways in steps.items()}
-    return [(step + (f" ({n + 1} of {len(cut)})" if len(cut) > 1 else ""), c)
-            for step, cut in cuts.items() for n, c in enumerate(cut)]
 
 
 class KaploomCog(GameCog, group_name="kaploom",
@@ -90,8 +79,9 @@ class KaploomCog(GameCog, group_name="kaploom",
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         menu, text = game.menu(seat), self.panel_text(row, game, seat)
-        if game.view(None)["stage"] != "assign" or not menu:
-            return Panel(text, self.move_items(row, game, seat, version) if menu else [])
+        if game.view(None)["stage"] != "assign" or not menu:  # Power Up: a form of it too
+            return Panel(text, self.move_items(row, game, seat, version) + [forms.button(
+                row.id, version, *FORMS[2])] if menu else [])
         mine, key, page = self.chosen().get((row.id, seat), ("", "", None))
         group = menu.group(key) if mine == version else None
         items = [GameItem.select(row.id, version, "kpa", [discord.SelectOption(
@@ -107,14 +97,17 @@ class KaploomCog(GameCog, group_name="kaploom",
             if acts]
         rest = layout.menu_components(row.id, version, dataclasses.replace(menu, groups=tuple(
             g for g in menu.groups if g.key in AFTER)))
+        form = [forms.button(row.id, version, *f) for f in (FORMS[:2] if game.placement_form(
+            seat) else ())]  # the whole placement in a form; a half-made choice hides them
         # Signed without a half-made choice and what the ally's moves change (their dice, the
         # Duo board's reach): those edit nothing; a stale pick is refused politely.
         own = [g for g in menu.groups if g.emoji != "🤝"]
-        sig = Panel(self.panel_text(row, game, seat, ally=False), rest + [
+        sig = Panel(self.panel_text(row, game, seat, ally=False), rest + form + [
             GameItem.select(row.id, version, "kpa", [discord.SelectOption(label=g.key)
                                                      for g in own])]).signature()
+        rest += form if group is None else []
         if group is not None:
-            chunks = pages(group.items)
+            chunks = layout.step_pages(group.items)
             shown = chunks[page][1] if page is not None and page < len(chunks) else group.items
             items.append(GameItem.select(row.id, version, "kpp", [layout.option(i) for i in shown]
                                          if len(shown) <= 25 else [discord.SelectOption(
@@ -129,6 +122,14 @@ class KaploomCog(GameCog, group_name="kaploom",
         return Kept(text, lists + [i for i in rest if i not in lists], sig=sig)
 
     # ---- the wizard's clicks ------------------------------------------------------------------
+    @on_component(forms.FORM_TAG)
+    async def on_place_form(self, interaction: discord.Interaction, call: ComponentCall):
+        if call.arg == "power":  # every Power Up choice in one form, then Done
+            return await forms.offer_menu(self, interaction, call, FORMS[2][1][:-1], "done")
+        lock = call.arg == "lock"  # the whole placement in one form, then maybe Lock In
+        await forms.offer(self, interaction, call, FORMS[not lock][1].rstrip("…"), lambda g, s: (
+            g.placement_form(s)), lambda g, s, picks: g.placement_moves(s, picks, lock_in=lock))
+
     def chosen(self) -> dict[tuple[int, int], tuple[str, str, int | None]]:
         """Each seat's half-made choice: (panel version, action key, page)."""
         return self.__dict__.setdefault("_chosen", {})

@@ -17,6 +17,15 @@ the move it chose from `game.legal(seat)`:
   that entry and looks again at what comes back (the edited message, or an ephemeral answer),
   up to 3 deep (KAPLOOM!'s action then dice, Slide and Slam's placement die then square).
 
+A form (a button tagged `fm`, bot/forms.py: a Discord modal of lists, KAPLOOM!'s placement):
+when no control reaches the move by itself, it opens the form and fills it as a person who
+plans the whole step at once: the move (each list whose question names a word of the move —
+`d4 green (Agility)` for the `d4` of `assign BODY SLAM d4 d5` — set to the entry the move
+names), then the other moves it would make (`alternatives`, in order) that fit the lists left
+blank and that the rules still allow after those (tried on a copy of the game, as a person who
+knows the rules plans); it submits, and when that is refused, submits the move alone. A form that cannot say
+the move is closed unsent (a person cancels it).
+
 Nothing offered reaches it: the 🔒 panel button when the thread offers one (a player with closed
 DMs has no other panel); then another legal move that a click does reach (a person picks what is
 offered; counted as `rechosen`); only when none is, the game's slash command `/<game> move`
@@ -44,6 +53,7 @@ class Paths:
     """How the moves were made."""
 
     component: int = 0          # a click or a pick that made the move
+    form: int = 0               # of those: a form's submit (several moves at once, maybe)
     narrowed: int = 0           # of those: after a narrowing pick (`nw`)
     several: int = 0            # of those: a multi-select (`mx`)
     explored: int = 0           # of those: after picks in a game's own lists
@@ -63,7 +73,7 @@ class Paths:
         return {"moves_by_component": self.component, "moves_by_command": self.command,
                 "moves_rechosen": self.rechosen,
                 "moves_after_narrowing": self.narrowed, "moves_by_multiselect": self.several,
-                "moves_after_game_lists": self.explored,
+                "moves_after_game_lists": self.explored, "moves_by_form": self.form,
                 "moves_on_thread": self.from_thread, "moves_on_dm_panel": self.from_dm,
                 "moves_on_ephemeral_panel": self.from_ephemeral,
                 "panel_button_clicks": self.panel_opens, "refused_clicks": self.refused}
@@ -89,6 +99,44 @@ def _ticks(comp: dict, move: str) -> list[str] | None:
     if not picked or not comp.get("min_values", 1) <= len(picked) <= comp.get("max_values", 1):
         return None
     return picked
+
+
+def _form_lists(modal: dict) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """A form's lists as a person reads them: (custom_id, question, [(value, label)])."""
+    out = []
+    for top in modal.get("components", []):
+        inner = top.get("component") if top.get("type") == 18 else None
+        if inner and inner.get("type") == 3:
+            out.append((inner["custom_id"], str(top.get("label") or ""),
+                        [(str(o["value"]), str(o.get("label") or "")) for o in
+                         inner.get("options", [])]))
+    return out
+
+
+def _fill(lists, move: str, blank: set[str], taken: set[str]) -> dict[str, str] | None:
+    """The picks that say `move` on the lists still `blank` (an entry not `taken` by another
+    move): each list whose question starts with a word of the move gets the entry whose label
+    the move names; None unless every word but the first (the verb) is said that way."""
+    words = move.split()
+    picks: dict[str, str] = {}
+    said: set[str] = set()
+    for cid, question, options in lists:
+        if cid in blank and move in {value for value, _ in options} and move not in taken:
+            return {cid: move}   # a list offering the move itself
+    for cid, question, options in lists:
+        head = question.split(" ", 1)[0]
+        if cid not in blank or head not in words[1:]:
+            continue
+        named = [(value, label) for value, label in options
+                 if label and f" {label} " in f" {move} " and value not in taken]
+        if not named:
+            return None
+        value, label = max(named, key=lambda o: len(o[1]))
+        if picks and value not in picks.values():
+            return None   # one move, one entry
+        picks[cid] = value
+        said |= {head, *label.split()}
+    return picks if picks and set(words[1:]) <= said else None
 
 
 class Clicker:
@@ -302,6 +350,53 @@ class Clicker:
             look = nxt
         return False
 
+    async def _form(self, where: str, msg, game, seat: int, move: str, user, gid: int,
+                    alternatives: list[str]) -> bool:
+        """Open the message's first form (`fm`) and fill it with the move and what else fits."""
+        button = next((c for c in self._controls(msg, gid) if c.get("type") == 2
+                       and _parts(c["custom_id"])[3:4] == ["fm"]), None)
+        if button is None:
+            return False
+        opened = self.fake.click(msg, button["custom_id"], user=user)
+        await self.fake.invoke(opened)
+        modal = self.fake.interactions[opened["token"]].modal
+        lists = _form_lists(modal or {})
+        blank = {cid for cid, _, _ in lists}
+        picks = _fill(lists, move, blank, set())
+        if picks is None:
+            return False
+        alone = dict(picks)
+        # What else a person who knows the rules plans with it: moves that still stand after
+        # those planned before (tried on a copy of the game, as they reason it out).
+        plan = game.from_json(game.to_json())
+        try:
+            plan.apply(seat, move)
+        except Exception:
+            plan = None
+        for other in alternatives if plan is not None else ():
+            more = _fill(lists, other, blank - set(picks), set(picks.values()))
+            if more:
+                try:
+                    plan.apply(seat, other)
+                except Exception:
+                    continue
+                picks.update(more)
+        for tried in ([picks, alone] if picks != alone else [alone]):
+            before = await self._version(gid)
+            if tried is not picks:   # a person opens the form again to try the move alone
+                opened = self.fake.click(self.fake.messages[msg.id], button["custom_id"],
+                                         user=user)
+                await self.fake.invoke(opened)
+            payload = self.fake.submit_modal(opened, {k: [v] for k, v in tried.items()},
+                                             user=user)
+            await self.fake.invoke(payload)
+            if await self._version(gid) != before:
+                self.paths.form += 1
+                self._count(where)
+                return True
+            self._refused(payload, user)
+        return False
+
     def _count(self, where: str, *, narrowed=False, several=False, explored=False) -> None:
         p = self.paths
         p.component += 1
@@ -321,6 +416,10 @@ class Clicker:
         offered reaches `move`, the first of `alternatives` (other moves in the order the
         person would consider them) that a click reaches is made instead."""
         fake, user, gid = self.fake, self.users[seat], row.id
+        # A form that can say the move first: a person planning the step fills it at once.
+        for where, msg in self.surfaces(gid, user):
+            if await self._form(where, msg, game, seat, move, user, gid, alternatives or []):
+                return where
         for where, msg in self.surfaces(gid, user):
             if await self._try_on(where, msg, game, seat, move, user, gid):
                 return where

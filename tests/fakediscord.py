@@ -1358,6 +1358,8 @@ class FakeDiscord:
         payload = self._base_payload(5, {'custom_id': ix.modal['custom_id'], 'components': comps},
                                      user or ix.user, ix.channel)
         self.interactions[payload['token']].message_id = ix.message_id
+        if ix.message_id is not None:   # a form opened from a component: Discord sends its message
+            payload['message'] = json.loads(json.dumps(self.messages[ix.message_id].payload))
         return payload
 
     # ------------------------------------------------------------------------------ feeding / settling

@@ -12,7 +12,7 @@ Counted per turn (a change of who must act or of the phase: today's keys) and pe
 (a seat's turn starts when it must act and did not the step before: a slide and its slam are one
 seat turn, a 4-player secret phase is 4): thread posts, pings (and
 pings to the one who just moved), DM sends + edits, PNG uploads, seat codes shown; and per move
-the requests bound to Discord's global rate limit (the bot's own REST, seam "rest") and the
+(a seat's move: a form's submit makes several) the requests bound to Discord's global rate limit (the bot's own REST, seam "rest") and the
 interaction requests (callbacks, follow-ups, @original edits: seam "webhook").
 """
 from __future__ import annotations
@@ -87,9 +87,13 @@ class TableCount:
     refusals: list[str] = field(default_factory=list)
     unreached: dict[str, int] = field(default_factory=dict)
     finished: bool = False
+    # moves the seats made (the table's record): `moves` but for a form's submit, which makes
+    # several in one commit (KAPLOOM!'s placement); the requests per move are counted per these
+    seat_moves: int = 0
 
     def per_turn(self) -> dict[str, Any]:
-        t, st, m = max(self.turns, 1), max(self.seat_turns, 1), max(self.moves, 1)
+        t, st = max(self.turns, 1), max(self.seat_turns, 1)
+        m = max(self.seat_moves or self.moves, 1)
         return {"turns": self.turns, "moves": self.moves,
                 "thread_messages_per_turn": round(self.thread_messages / t, 2),
                 "pings_per_turn": round(self.pings / t, 2),
@@ -279,7 +283,8 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
     dm_seat = {fake.dm_channel(u).id: s for s, u in enumerate(users)}
     engine = load(kind)
     replay = engine.new(len(row.players), row.options, engine.from_json(row.state).names)
-    _notes(replay, await bot.store.entries(row.id))  # the game as it stands now
+    first = await bot.store.entries(row.id)
+    _notes(replay, first)  # the game as it stands now
     stray: list[str] = []
     mover_pings: list[str] = []
     stray_pings = stray_dms = pings_to_mover = 0
@@ -379,7 +384,9 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
                       interaction_requests=interaction_requests,
                       paths=clicker.paths.as_dict(), refusals=clicker.paths.refusals,
                       unreached=dict(clicker.paths.unreached),
-                      finished=row.status == "finished")
+                      finished=row.status == "finished",
+                      seat_moves=sum(1 for actor, _ in (await bot.store.entries(row.id))[
+                          len(first):] if actor != "chance"))
 
 
 def as_json(count: TableCount) -> dict[str, Any]:

@@ -699,7 +699,7 @@ async def test_a_whole_game_to_the_end(fake, world, monkeypatch):
 
 def test_long_choices_are_paged_by_their_first_die():
     from bot.engine.menu import MenuItem
-    from cogs.kaploom import pages
+    from bot.layout import step_pages as pages
     ways = [MenuItem(f"timejump d{i} reroll d{j}", f"use d{i}, re-roll d{j}", step=f"d{i}")
             for i in range(1, 11) for j in range(1, 11) if i != j]
     first = pages(ways)
@@ -979,3 +979,96 @@ async def test_power_up_is_told_once_and_texts_carry_no_notation(fake, world, mo
         assert not SEAT_CODE.search(INLINE_CODE.sub("", said_)), SEAT_CODE.search(
             INLINE_CODE.sub("", said_))
         assert "`" not in said_.replace("```", ""), said_
+
+
+def form_lists(fake, opened) -> dict[str, list[str]]:
+    """The lists of the form the bot answered `opened` with: custom_id -> option values."""
+    modal = fake.interactions[opened["token"]].modal
+    assert modal is not None, "the button did not open a form"
+    return {top["component"]["custom_id"]: [o["value"] for o in top["component"]["options"]]
+            for top in modal["components"] if top.get("type") == 18}
+
+
+async def test_the_placement_form_is_all_or_nothing(fake, world, monkeypatch):
+    """Phase 1 in one form (issue #22 item 2): a list per unplaced die; its submit plays the
+    placements in order as one commit. A pick the rules refuse is told privately in the
+    engine's words, and nothing of the form stands; a good one places and locks in at once."""
+    script_rolls(monkeypatch, RULEBOOK_ROLL)
+    row = await start_duel(fake, world)
+    panel = panel_of(fake, world.alice)
+    lock = next(c for c in panel.custom_ids if tag_of(c) == "fm:lock")
+    opened = fake.click(panel, lock, user=world.alice)
+    new = await fake.invoke(opened)
+    assert [r.callback_type for r in new if r.route.endswith("/callback")] == [9]
+    lists = form_lists(fake, opened)
+    assert list(lists) == ["f:d1", "f:d2", "f:d3", "f:d4", "f:d5"]
+    game = await game_of(fake, row)
+    # a good placement (GROW on d1 d2), then one die on an action it cannot fill alone
+    good = {"d1": "grow", "d2": "grow"}
+    assert "grow" in lists["f:d1"] and "grow" in lists["f:d2"]
+    bad, refusal = None, ""
+    for die in ("d3", "d4", "d5"):
+        for key in lists[f"f:{die}"]:
+            trial = game.from_json(game.to_json())
+            try:
+                for move in trial.placement_moves(0, {**good, die: key}):
+                    trial.apply(0, move)
+            except Exception as e:
+                bad, refusal = {die: key}, str(e)
+                break
+        if bad:
+            break
+    assert bad, "every single die fits every action it is offered for"
+    before = (await fake.bot.store.get_game(row.id)).version
+    submit = fake.submit_modal(opened, {f"f:{d}": [k] for d, k in {**good, **bad}.items()},
+                               user=world.alice)
+    new = await fake.invoke(submit)
+    assert refusal and refusal in error(new).content
+    after_row, after = await fake.bot.tables.load(row.id)
+    assert after_row.version == before
+    assert after.seats[0]["board"] == {} and not after.seats[0]["locked"]
+    assert not [r for r in new if r.method == "PATCH"], "the refused form edited something"
+    # The same form, good picks only: placed and locked in.
+    opened = fake.click(fake.messages[panel.id], lock, user=world.alice)
+    await fake.invoke(opened)
+    new = await fake.invoke(fake.submit_modal(
+        opened, {f"f:{d}": [k] for d, k in good.items()}, user=world.alice))
+    game = await game_of(fake, row)
+    assert list(game.seats[0]["board"]) == ["GROW"] and game.seats[0]["locked"]
+    dm = fake.dm_channel(world.alice).id
+    edits = [r for r in new if r.method in ("PATCH", "POST") and not r.route.endswith(
+        "/callback") and (r.args.get("channel_id") == dm or r.route.endswith("@original"))]
+    # the panel edited once, as the form's own answer (not over REST)
+    assert [(r.seam, r.route.rsplit("/", 1)[-1]) for r in edits] == [("webhook", "@original")]
+    assert_no_secret(fake, row)
+
+
+async def test_power_up_in_one_form_then_done(fake, world, monkeypatch):
+    """A Power Up in one form: a list per group of the menu but Done (its entries the group's
+    moves), the submit plays the picks in the menu's order, then Done, as one commit."""
+    script_rolls(monkeypatch, RULEBOOK_ROLL)
+    row = await start_duel(fake, world)
+    await fake.bot.tables.play(row.id, world.alice.id, ("assign GROW d1 d2", "lock"))
+    await fake.bot.tables.play(row.id, world.bob.id, "lock")
+    await fake.settle()
+    game = await game_of(fake, row)
+    assert game.view(None)["stage"] == "power"
+    seat = game.order[game.turn]
+    user = (world.alice, world.bob)[seat]
+    panel = next(m for m in reversed(fake.dms_to(user)) if any(
+        tag_of(c) == "fm:power" for c in m.custom_ids))
+    opened = fake.click(panel, next(c for c in panel.custom_ids if tag_of(c) == "fm:power"),
+                        user=user)
+    await fake.invoke(opened)
+    lists = form_lists(fake, opened)
+    menu = game.menu(seat)
+    assert list(lists) == [f"f:{g.key}" for g in menu.groups if g.key != "done"][:5]
+    assert all(lists[f"f:{g.key}"] == g.moves() for g in menu.groups if f"f:{g.key}" in lists)
+    first = next(iter(lists))
+    picked = lists[first][0]
+    before = (await fake.bot.store.get_game(row.id)).version
+    await fake.invoke(fake.submit_modal(opened, {first: [picked]}, user=user))
+    entries = await fake.bot.store.entries(row.id)
+    assert [m for a, m in entries[before:] if a != "chance"] == [picked, "done"]
+    game = await game_of(fake, row)
+    assert game.view(None)["stage"] != "power" or game.order[game.turn] != seat

@@ -13,7 +13,8 @@ from typing import Any
 from ..menu import MenuGroup
 from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
                     MoveText, Option, OptionError, faces, join_names, phrase_key)
-from . import describe as describe_mod, menu as menu_mod, phase1, phase3, view as view_mod
+from . import describe as describe_mod, form as form_mod, menu as menu_mod, phase1, phase3, \
+    view as view_mod
 from .data import ALL_ACTIONS, SIDES, SUPERS, Action, board_actions
 from .dice import add_face, in_order, new_action, new_pool, new_trait, slots
 from .notation import PHASE1_VERBS, PHASE3_VERBS, split_verb
@@ -578,6 +579,16 @@ class Kaploom(Game):
 
     def _waiting(self, seat: int) -> str:
         return menu_mod.waiting(self, seat)
+
+    def placement_form(self, seat: int) -> list[tuple[str, str, list[tuple[str, str]]]]:
+        """Phase 1 as one form: per unplaced die, the actions it may go on (form.py)."""
+        return form_mod.fields(self, seat)
+
+    def placement_moves(self, seat: int, picks: dict[str, str], lock_in: bool = False
+                        ) -> list[str]:
+        """The placements a form's answer (die -> action key) makes, in notation; then Lock
+        In when `lock_in`."""
+        return form_mod.moves(self, seat, picks) + (["lock"] if lock_in else [])
 
     @classmethod
     def rematch(cls, players, options):
