@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import logging
+import pickle
 import random
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -803,10 +804,18 @@ class GameCog(commands.GroupCog):
     @staticmethod
     def _panel_key(game: Game, seat: int, version: str) -> str:
         """What a seat's panel is drawn from, cheaply: its whole view, its legal moves and the
-        panel's version (`p<n>`), without building the panel (its menu words every move)."""
-        return hashlib.sha1(json.dumps(
-            [game.view(seat), game.legal(seat) if seat in game.actors() else None, version],
-            sort_keys=True, default=str).encode()).hexdigest()[:16]
+        panel's version (`p<n>`), without building the panel (its menu words every move).
+        Pickled, not JSON-encoded with sorted keys (a fifth of the time, and every other
+        seat's panel is keyed on every move): equal pickles are equal views, and an equal
+        view pickled otherwise (shared parts, another Python) only builds the panel to find
+        that its signature did not change."""
+        drawn_from = [game.view(seat), game.legal(seat) if seat in game.actors() else None,
+                      version]
+        try:
+            data = pickle.dumps(drawn_from, protocol=5)
+        except Exception:  # something a pickle cannot hold: its words, as before
+            data = json.dumps(drawn_from, sort_keys=True, default=str).encode()
+        return hashlib.sha1(data).hexdigest()[:16]
 
     async def bare_panel(self, row: GameRow, game: Game, seat: int,
                          version: str | None = None) -> Panel:
