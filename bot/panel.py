@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,25 +185,9 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:12] if text else ""
 
 
-# Picture -> its digest. A publish asks for the same picture's digest two or three times (is
-# it the one on the message? then kept with the card's record), and the render cache hands the
-# same Picture to every panel showing that view: hashing its ~100 kB each time cost a move
-# about 0.1 ms. Weak: an entry goes with its picture.
-_digests: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
-
-
 def picture_digest(picture: Any) -> str:
     """What a picture is, by its bytes: two drawings of the same image are one upload."""
-    if picture is None:
-        return ""
-    try:
-        return _digests[picture]
-    except KeyError:
-        pass
-    except TypeError:  # not weakly referable (or not hashable): worked out each time
-        return hashlib.sha1(picture.png).hexdigest()[:16]
-    digest = _digests[picture] = hashlib.sha1(picture.png).hexdigest()[:16]
-    return digest
+    return hashlib.sha1(picture.png).hexdigest()[:16] if picture is not None else ""
 
 
 def picture_file(picture: Any, filename: str | None = None) -> discord.File:
