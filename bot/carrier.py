@@ -31,6 +31,8 @@ from typing import Any, Awaitable, Callable
 
 import discord
 
+from . import interaction_edit
+
 log = logging.getLogger(__name__)
 
 # Discord keeps an interaction's token for 15 minutes; leave a margin for the request itself.
@@ -182,7 +184,7 @@ async def edit(client: Any, game_id: int, message_id: int, make: Make,
         message = getattr(ix, "message", None)
         try:
             if message_id in c.sent:
-                await ix.followup.edit_message(message_id, **make())
+                await interaction_edit.edit_followup(ix, message_id, **make())
                 return
             if message is None or message.id != message_id or message.flags.ephemeral:
                 continue
@@ -191,7 +193,7 @@ async def edit(client: Any, game_id: int, message_id: int, make: Make,
                 await ix.response.edit_message(**make())
                 return
             if answered in ANSWERS_ON_MESSAGE:  # `@original` is the clicked message itself
-                await ix.edit_original_response(**make())
+                await interaction_edit.edit_original(ix, message_id, **make())
                 return
         except discord.HTTPException as e:
             _spent(client, c, e)

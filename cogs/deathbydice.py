@@ -23,7 +23,7 @@ from bot.gamecog import GameCog, on_component
 from bot.panel import Panel
 from bot.options import engine_options
 from bot.store import GameRow
-from bot.tables import STALE_TEXT, StaleMove
+from bot.tables import STALE_TEXT, StaleMove, views_remembered
 from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
 from rendering.deathbydice import public_picture, render_roster, seat_picture
 
@@ -120,10 +120,12 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         if str(call.version) != await self.bot.tables.panel_version(row.id, seat, row.version):
             raise StaleMove(STALE_TEXT)
         seat = self.acting_seat(row, game, interaction, call)
-        if game.menu(seat).item(call.value) is None:
-            raise RuleError("That arrangement is not one you can confirm now; choose one from "
-                            "the list.")
-        panel = self.setup_panel(row, game, seat, str(call.version), chosen=call.value)
+        # A preview plays nothing: the menu checked here is the one the panel lists (built once).
+        with views_remembered(game):
+            if game.menu(seat).item(call.value) is None:
+                raise RuleError("That arrangement is not one you can confirm now; choose one "
+                                "from the list.")
+            panel = self.setup_panel(row, game, seat, str(call.version), chosen=call.value)
         await interaction.response.edit_message(**panel.over(interaction.message).edit_kwargs())
 
     # ---- characters when the seats are known (called by the lobby) -----------------------------
