@@ -75,6 +75,18 @@ def test_race_table_favours_less_damage_for_us_and_more_for_the_rival():
             assert all(a >= b - 1e-9 for a, b in zip(col, col[1:]))
 
 
+def test_called_shots_pay_in_the_race_only_where_a_plain_flick_falls_short():
+    # The race without Called Shots is the same race with fewer choices: never better, and
+    # worse at 19 (us) against 12 on the turn's last flick: the rival's next turn all but
+    # ends us, and only a 2R hit (R >= 4) ends the rival first.
+    ours, _ = diemen._play_table()
+    plain, _ = diemen._play_table(calls=False)
+    for r in range(4):
+        for x in range(diemen.GOAL):
+            assert all(p <= c + 1e-9 for p, c in zip(plain[r][x], ours[r][x]))
+    assert ours[1][19][12] > plain[1][19][12] + 0.03
+
+
 def test_a_hard_game_plays_to_its_end():
     result = play_game("diemen", ["hard", "normal"], 3)
     assert not result.capped and result.winners

@@ -410,16 +410,19 @@ def _settled(x: int, y: int, us_flick: bool = True) -> float | None:
     return 1.0 if y >= GOAL else 0.0
 
 
-@lru_cache(maxsize=1)
-def _play_table() -> tuple[list, list]:
+@lru_cache(maxsize=2)
+def _play_table(calls: bool = True) -> tuple[list, list]:
     """ours[r][x][y]: our chance to win with r flicks of ours left this turn (r = 0: our turn
     is over, theirs begins, with or without Bonus Flick as LATER_BONUS says); theirs[r][x][y]
     the same with r flicks of theirs left. Damages only grow, so totals are solved from the
     highest down; a flick that knocks nothing keeps the totals, so the states of one pair of
-    totals are solved together by iteration (a turn knocks nothing about one time in three)."""
+    totals are solved together by iteration (a turn knocks nothing about one time in three).
+    Without `calls` we may not make Called Shots: what choosing them is worth, at best, is the
+    difference (bench/diemen_ceiling.py)."""
     ours = [[[0.0] * GOAL for _ in range(GOAL)] for _ in range(4)]
     theirs = [[[0.0] * GOAL for _ in range(GOAL)] for _ in range(4)]
-    actions = (_shots(_PLAIN, False), _shots(_CALLED, True), ((1.0, 0, 0),))
+    actions = ((_shots(_PLAIN, False), ((1.0, 0, 0),)) if not calls else
+               (_shots(_PLAIN, False), _shots(_CALLED, True), ((1.0, 0, 0),)))
     rival = _shots(_PLAIN, False)
     for total in range(2 * GOAL - 2, -1, -1):
         for x in range(max(0, total - GOAL + 1), min(GOAL - 1, total) + 1):
