@@ -25,13 +25,13 @@ import random
 
 from bench.balance import wilson
 from bot.engine import CHANCE, load
-from bot.policies import diemen as plan
+from bot.policies import diemen as plan, playable
 
 
 def _normal(g, seat: int, rng: random.Random) -> str:
     legal = g.legal(seat)
     move = plan._decide(plan.Floor(g.view(seat)), seat, legal, rng)
-    return move if move in legal else rng.choice(legal)
+    return move if move in legal else rng.choice(playable(legal))
 
 
 def head_start_game(seed: str, start: tuple[int, int]) -> tuple[int, ...]:
