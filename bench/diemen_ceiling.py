@@ -31,7 +31,7 @@ from bot.policies import diemen as plan, playable
 
 
 def _normal(g, seat: int, legal: list[str], rng: random.Random) -> str:
-    move = plan._decide(plan.Floor(g.view(seat)), seat, legal, rng)
+    move = plan.careful_plan(plan.Floor(g.view(seat)), seat, legal, rng)
     return move if move in legal else rng.choice(playable(legal))
 
 

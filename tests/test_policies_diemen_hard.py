@@ -44,23 +44,37 @@ class _Hard:
 def _choices(ours: int, theirs: int) -> tuple[str, str]:
     g, seat = _last_flick(ours, theirs)
     legal = playable(g.legal(seat))
-    normal = diemen.decide(clone(g), seat, legal, random.Random(1))
+    careful = diemen.careful_plan(diemen.floor_of(g, seat), seat, legal, random.Random(1))
     hard = diemen.hard_choose(_Hard(g, seat), {}, legal, random.Random(1))
-    return normal, hard
+    return careful, hard
 
 
 def test_hard_gambles_on_a_called_shot_when_the_rival_is_ahead():
     # At 16 we are one rival turn from losing; the rival at 12 is out of reach of a plain
     # flick (R <= 6) but not of a Called Shot (2R): the gamble is worth its +R on a miss.
-    normal, hard = _choices(16, 12)
-    assert normal == "aim F1"
+    careful, hard = _choices(16, 12)
+    assert careful == "aim F1"
     assert hard == "called F1"
 
 
 def test_hard_keeps_the_plain_flick_when_comfortably_ahead():
     # Far from the line ourselves, the Called Shot's blame costs more than its 2R brings.
-    normal, hard = _choices(1, 16)
-    assert normal == hard == "aim F1"
+    careful, hard = _choices(1, 16)
+    assert careful == hard == "aim F1"
+
+
+def test_normal_aims_by_rule_of_thumb_where_hard_reads_the_table():
+    # The rival's B1 has two banners beside it (F1, B2): the casual normal player goes for
+    # the pair, a band further (98 units: 11 clean hits in 100) than F1 (79 units: 18).
+    # Hard, and the careful plan, take the front banner; neither plays a Called Shot here.
+    g, seat = _last_flick(1, 5)
+    legal = playable(g.legal(seat))
+    normal = diemen.decide(clone(g), seat, legal, random.Random(1))
+    careful, hard = _choices(1, 5)
+    assert normal == "aim B1"
+    assert careful == hard == "aim F1"
+    assert diemen.flick_value(g.floor, seat, "S2", "F1") > \
+        diemen.flick_value(g.floor, seat, "S2", "B1")
 
 
 def test_race_table_favours_less_damage_for_us_and_more_for_the_rival():
