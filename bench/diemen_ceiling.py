@@ -1,6 +1,8 @@
 """How much room Crazy Die-Man leaves for skill (issue #28: `hard` to beat `normal` >= 60%).
 
-Measurements, printed (not part of `make bench`):
+Measurements, printed (not part of `make bench`). `normal` here is the careful plan
+(`careful_plan`, the normal level until 26 Nov, when normal became a casual player): the
+figures in docs/balance.md's 26 Nov note were measured with it.
 
 - **Head start**: `normal` against `normal` with one seat's rival starting at 1 + k Property
   Damage instead of 1 (seats alternated, 95% Wilson interval). It turns a win rate into points
