@@ -1,18 +1,21 @@
-"""Crazy Die-Man for the practice opponents: how a position looks to a seat, and the `normal`
-player's turn plan. The bot plays simulated flicks only (in physical mode it cannot flick a
-die).
+"""Crazy Die-Man for the practice opponents: how a position looks to a seat, and the players'
+turn plans. The bot plays simulated flicks only (in physical mode it cannot flick a die).
 
-A simulated flick's chances are public (the view shows them before you aim), so the plan works
-with expected Property Damage instead of sampled rolls: one sampled roll of a flick says almost
-nothing (most flicks miss, R runs 1-6), and a greedy player scoring single rolls plays no better
-than chance. The plan: move the Stand where the best target is closest, flick as many dice as
-pay (a Bonus Flick whenever allowed), aim each at the spot with the best expected damage
-(enemy's minus our own), and reposition the banners into the layout the rival hurts least while
-keeping a banner in front for next turn's Bonus Flick.
+A simulated flick's chances are public (the view shows them before you aim), so the careful
+plan (`careful_plan`) works with expected Property Damage instead of sampled rolls: one sampled
+roll of a flick says almost nothing (most flicks miss, R runs 1-6), and a greedy player scoring
+single rolls plays no better than chance. The careful plan: move the Stand where the best
+target is closest, flick as many dice as pay (a Bonus Flick whenever allowed), aim each at the
+spot with the best expected damage (enemy's minus our own), and reposition the banners into the
+layout the rival hurts least while keeping a banner in front for next turn's Bonus Flick.
+
+The `normal` player (`decide`, `casual_plan`) is the careful plan with a casual player's aim:
+plain shots at the banner with the most banners beside it. The careful plan was so close to
+the game's skill ceiling that `hard` could barely be told from it (docs/balance.md, 26 Nov).
 
 The `hard` player (`hard_choose`, at the end) judges the Stand, the aims and the layout by the
-chance to win instead: the rest of its turn planned exactly over the flick table, the normal
-rival's reply turn enumerated, then a solved race to 20.
+chance to win instead: the rest of its turn planned exactly over the flick table, the rival's
+reply turn enumerated as the careful plan plays it, then a solved race to 20.
 """
 from __future__ import annotations
 
@@ -246,10 +249,39 @@ def best_layout(floor: dict[str, Any], p: int, rng) -> tuple[str, ...]:
 def decide(g: Any, seat: int, legal: list[str], rng) -> str | None:
     """The normal player's move, from a game consistent with the seat's view (None: no plan
     for this step; the caller's generic search decides)."""
-    return _decide(floor_of(g, seat), seat, legal, rng)
+    return casual_plan(floor_of(g, seat), seat, legal, rng)
 
 
-def _decide(g: Floor, seat: int, legal: list[str], rng) -> str | None:
+def casual_plan(g: Floor, seat: int, legal: list[str], rng) -> str | None:
+    """The normal player: a decent casual player. It sets up, moves its Stand, counts its
+    flicks and puts its banners back as the careful plan does, but it aims by a rule of
+    thumb, not by the flick table (`casual_aim`), and never makes a Called Shot. Measured in
+    docs/balance.md (26 Nov): the careful plan played near the game's skill ceiling, so
+    `hard` could not be told from `normal`."""
+    if g.phase == "flick" and g.flick_mode() == "simulated":
+        spot = casual_aim(g.side(1 - seat), seat, g.side(seat)["stand"])
+        if spot is not None and f"aim {spot}" in legal:
+            return f"aim {spot}"
+    return careful_plan(g, seat, legal, rng)
+
+
+def casual_aim(them: dict[str, Any], seat: int, stand: str) -> str | None:
+    """The casual aim: the rival's floor banner with the most banners beside it (a pair
+    hit knocks two), the nearest of those. What it gives up: a back banner is a band
+    further than a front one (11 clean hits in 100 instead of 18), and a banner that
+    stands alone loses only itself, which the casual player does not weigh against that.
+    None when no floor banner stands (the careful plan aims then)."""
+    up = rules.standing_floor(them)
+    if not up:
+        return None
+    e = 1 - seat
+    return min(up, key=lambda s: (-len(rules.neighbour_banners(them, s)),
+                                  round(board.distance(seat, stand, e, s)), s))
+
+
+def careful_plan(g: Floor, seat: int, legal: list[str], rng) -> str | None:
+    """The careful player (the normal level until 26 Nov, now `hard`'s own plan where its
+    search has no say): every aim by expected damage over the flick table."""
     ph = g.phase
     if ph == "setup":
         lay = best_layout(g.floor, seat, rng)
@@ -354,14 +386,15 @@ def _step_toward(want: tuple[str, ...], standing: set[str], placed: set[str],
 
 # --- the hard player: the race to 20 as chances to win -----------------------------------------
 #
-# Normal aims at the best expected damage; near the 20 line that is the wrong question. What
-# counts is the chance to push the rival over before they push us: a Called Shot (2R on a hit)
-# puts a rival at 14 in reach of one die, at the price of +R to us on a miss, which only
-# matters when we are near the line ourselves. The hard player judges by chances to win:
+# The careful plan aims at the best expected damage; near the 20 line that is the wrong
+# question. What counts is the chance to push the rival over before they push us: a Called
+# Shot (2R on a hit) puts a rival at 14 in reach of one die, at the price of +R to us on a
+# miss, which only matters when we are near the line ourselves. The hard player judges by
+# chances to win:
 # - the rest of our turn is planned exactly (`turn_chance`: every aim at every flick, every
 #   public outcome of the flick table, R = 1..6), so it also sees that knocking one of two
 #   front banners pays when a later flick can knock the other (no Bonus Flick for the rival);
-# - the rival's next turn against our layout is enumerated as normal plays it
+# - the rival's next turn against our layout is enumerated as the careful plan plays it
 #   (`_rival_turn`: its Stand, its count, its aims all follow from the floor);
 # - after that, the race model (`_play_table`): both sides flicking at fixed per-flick odds.
 # The odds are public and the floor is public after the set-up, so the search is exact where
@@ -374,12 +407,12 @@ LATER_BONUS = 0.85
 # A move away from the plan must win this much more often (the race model past the rival's
 # turn is rough; a hair's edge in it is noise).
 HARD_MARGIN = 0.005
-# Calibrated on 4168 turn starts of 400 normal-vs-normal games (log-loss of the race model).
+# Calibrated on 4168 turn starts of 400 careful-vs-careful games (log-loss of the race model).
 RATE_SCALE = 0.82
 
 
 # The race as a game of its own, solved exactly: each flick of ours may be plain, a Called
-# Shot or at the middle, the rival flicks plainly (as normal does), per-flick outcomes from
+# Shot or at the middle, the rival flicks plainly (as both plans do), per-flick outcomes from
 # the flick table's band A (a front banner from the Stand opposite) with the hit points
 # scaled by RATE_SCALE. Its values are the chances to win after the flick at hand, so a
 # Called Shot two turns from now (a rival at 12 is one lucky 2R away) is already counted.
@@ -410,16 +443,19 @@ def _settled(x: int, y: int, us_flick: bool = True) -> float | None:
     return 1.0 if y >= GOAL else 0.0
 
 
-@lru_cache(maxsize=1)
-def _play_table() -> tuple[list, list]:
+@lru_cache(maxsize=2)
+def _play_table(calls: bool = True) -> tuple[list, list]:
     """ours[r][x][y]: our chance to win with r flicks of ours left this turn (r = 0: our turn
     is over, theirs begins, with or without Bonus Flick as LATER_BONUS says); theirs[r][x][y]
     the same with r flicks of theirs left. Damages only grow, so totals are solved from the
     highest down; a flick that knocks nothing keeps the totals, so the states of one pair of
-    totals are solved together by iteration (a turn knocks nothing about one time in three)."""
+    totals are solved together by iteration (a turn knocks nothing about one time in three).
+    Without `calls` we may not make Called Shots: what choosing them is worth, at best, is the
+    difference (bench/diemen_ceiling.py)."""
     ours = [[[0.0] * GOAL for _ in range(GOAL)] for _ in range(4)]
     theirs = [[[0.0] * GOAL for _ in range(GOAL)] for _ in range(4)]
-    actions = (_shots(_PLAIN, False), _shots(_CALLED, True), ((1.0, 0, 0),))
+    actions = ((_shots(_PLAIN, False), ((1.0, 0, 0),)) if not calls else
+               (_shots(_PLAIN, False), _shots(_CALLED, True), ((1.0, 0, 0),)))
     rival = _shots(_PLAIN, False)
     for total in range(2 * GOAL - 2, -1, -1):
         for x in range(max(0, total - GOAL + 1), min(GOAL - 1, total) + 1):
@@ -534,11 +570,11 @@ def aim_chance(g: Floor, seat: int, spot: str | None, called: bool, left: int) -
 def hard_choose(policy: Any, view: dict[str, Any], legal: list[str], rng) -> str | None:
     """The hard player: the Stand, each flick's aim and the Reposition layout by the chance to
     win; the set-up (secret), the flick count (more flicks always pay in the race) and the
-    customers as the normal plan. Works on a game rebuilt from the seat's record: after the
+    customers as the careful plan. Works on a game rebuilt from the seat's record: after the
     set-up nothing of a simulated Die-Man game is hidden but the dice to come."""
     seat = policy.seen.seat
     g = floor_of(policy.seen.determinize(rng), seat)
-    planned = _decide(g, seat, legal, rng)
+    planned = careful_plan(g, seat, legal, rng)
     if g.phase == "flick" and g.flick_mode() == "simulated":
         return _hard_aim(g, seat, legal, planned)
     if g.phase == "move" and planned is not None:
@@ -641,13 +677,15 @@ def _hard_layout(g: Floor, seat: int, legal: list[str], planned: str) -> str | N
     return move if move in legal else planned
 
 
-# --- the rival's next turn against a layout, played as the normal player plays it ----------------
+# --- the rival's next turn against a layout, played as the careful plan plays it ---------------
 #
-# The rival is the normal player: its Stand, its flick count and every aim follow from the floor
-# (`_plan_move`, `_plan_flick`), so its whole turn against a layout of ours can be enumerated:
-# which of our banners are still up and how much damage we took, flick after flick, every
-# outcome of the flick table and every R. What we get from a layout is then exact for that
-# turn: the damage, and whether a front banner of ours survives for our Bonus Flick.
+# The rival is taken to play the careful plan: its Stand, its flick count and every aim
+# follow from the floor (`_plan_move`, `_plan_flick`), so its whole turn against a layout of
+# ours can be enumerated: which of our banners are still up and how much damage we took,
+# flick after flick, every outcome of the flick table and every R. What we get from a layout
+# is then exact for that turn: the damage, and whether a front banner of ours survives for
+# our Bonus Flick. Modelling the casual normal player's aim instead won no more against it
+# (docs/balance.md, 26 Nov), and the careful rival is the safer guess against a person.
 
 def rival_turn_chance(g: Floor, seat: int, layout: tuple[str, ...]) -> float:
     """Our chance to win once our banners stand as `layout`: the rival's turn exactly, then
@@ -662,7 +700,7 @@ def rival_turn_chance(g: Floor, seat: int, layout: tuple[str, ...]) -> float:
 def _after_rival_turn(seat: int, layout: tuple[str, ...], their_stand: str, their_bonus: bool,
                       x: int, y: int) -> float:
     """Our chance to win from damages x (ours) and y (theirs) with our banners up as `layout`:
-    the normal rival's turn exactly (`_rival_turn`), then the race model from the start of
+    the careful rival's turn exactly (`_rival_turn`), then the race model from the start of
     ours (a Bonus Flick if a front banner of ours survived)."""
     ours, _ = _play_table()
     win = 0.0
@@ -685,7 +723,7 @@ def _floor_with(seat: int, up: tuple[str, ...], their_stand: str) -> dict[str, A
 def _rival_turn(seat: int, layout: tuple[str, ...], their_stand: str, their_bonus: bool,
                 room: int) -> dict[tuple[tuple[str, ...], int], float]:
     """Chances of (our banners still up, damage dealt to us, capped at `room`) at the end of
-    the normal rival's turn against `layout`, from its Stand at `their_stand`."""
+    the careful rival's turn against `layout`, from its Stand at `their_stand`."""
     e = 1 - seat
     trial = _floor_with(seat, layout, their_stand)
     stand = their_stand
@@ -714,7 +752,7 @@ def _rival_turn(seat: int, layout: tuple[str, ...], their_stand: str, their_bonu
 @lru_cache(maxsize=4096)
 def _rival_flick(seat: int, up: tuple[str, ...], stand: str
                  ) -> tuple[tuple[tuple[tuple[str, ...], int], float], ...]:
-    """The normal rival's aim at our standing banners `up` from its Stand (the plan's best
+    """The careful rival's aim at our standing banners `up` from its Stand (the plan's best
     expected damage), and what it does: ((banners still up, our points per R), chance)."""
     e = 1 - seat
     trial = _floor_with(seat, up, stand)
@@ -727,8 +765,8 @@ def _rival_flick(seat: int, up: tuple[str, ...], stand: str
             if v > best_v + 1e-9:
                 best, best_v = (spot, called), v
     spot, called = best
-    # what the rival's own flick costs the rival (a missed Called Shot) is left out: normal
-    # calls a shot only where it pays, and our layout cannot change it
+    # what the rival's own flick costs the rival (a missed Called Shot) is left out: the careful
+    # plan calls a shot only where it pays, and our layout cannot change it
     return tuple(((left, per_r), p) for left, per_r, _, p
                  in _flick_outcomes(e, stand, up, spot, called))
 
@@ -819,7 +857,7 @@ def turn_chance(seat: int, stand: str, up: tuple[str, ...], x: int, y: int, left
 def _turn_over(seat: int, stand: str, up: tuple[str, ...], x: int, y: int,
                rival: str) -> float:
     """Our chance to win when our flicks are done: our banners go up as the plan lays them
-    out, the rival plays its turn against them as normal does (`_rival_turn`, exact), then
+    out, the rival plays its turn against them as the careful plan does (`_rival_turn`, exact), then
     the race model from the start of our next turn."""
     mine = _best_flick(seat, stand, (up, (), "S2", 0), False)[1]
     # the plan's layout (`layout_value` on a floor without customers or Super Sale Banners)
