@@ -9,10 +9,10 @@ per character / super, measured between the practice opponents with options set.
     python -m bench.rulings tradeshowdown --games 100 --players 4
 
 `bench.balance` counts seat 1; here "first" is the player the game itself put first (Slide and
-Slam's vote, Death by Dice's lowest set-up total, KAPLOOM!'s villain), which is what the
-rulings' targets speak of. Death by Dice is measured per combat (`best_of=1`), the unit of the
-rulings' balance claim. Seats are alternated between the two levels of a mixed pairing.
-Not part of `make test`; 2 worker processes.
+Slam's vote, Death by Dice's lowest set-up total, KAPLOOM!'s villain, Die-Men's Stand Cry
+vote), which is what the rulings' targets speak of. Death by Dice is measured per combat
+(`best_of=1`), the unit of the rulings' balance claim. Seats are alternated between the two
+levels of a mixed pairing. Not part of `make test`; 2 worker processes.
 """
 from __future__ import annotations
 
@@ -38,6 +38,8 @@ def _first(game) -> int | None:
         return game.side_order[0] if game.side_order else None
     if kind == "kaploom":
         return next((i for i, p in enumerate(game.seats) if p.get("side") == "villain"), None)
+    if kind == "diemen":
+        return game.first   # the Stand Cry vote's pick
     return 0
 
 
