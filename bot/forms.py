@@ -86,6 +86,14 @@ def button(game_id: int, version: int | str | None, which: str, label: str, emoj
                            style=style)
 
 
+def menu_button(menu: Menu, then: str, game_id: int, version: int | str | None, which: str,
+                label: str, emoji: str) -> list[GameItem]:
+    """The button that offers `menu`'s step as one form, or none when the form would have
+    nothing to ask (only the move that ends the step is left): a button that could only be
+    refused is not offered."""
+    return [button(game_id, version, which, label, emoji)] if _asked(menu, then) else []
+
+
 def _asked(menu: Menu, then: str) -> list:
     return [g for g in menu.groups if g.key != then and g.pick != Pick.SEVERAL
             and 0 < len(g.items) <= OPTIONS_MAX][:FIELDS_MAX]

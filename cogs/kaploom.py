@@ -80,8 +80,8 @@ class KaploomCog(GameCog, group_name="kaploom",
     def panel(self, row: GameRow, game: Game, seat: int, version: str) -> Panel:
         menu, text = game.menu(seat), self.panel_text(row, game, seat)
         if game.view(None)["stage"] != "assign" or not menu:  # Power Up: a form of it too
-            return Panel(text, self.move_items(row, game, seat, version) + [forms.button(
-                row.id, version, *FORMS[2])] if menu else [])
+            return Panel(text, self.move_items(row, game, seat, version) + forms.menu_button(
+                menu, "done", row.id, version, *FORMS[2]) if menu else [])
         mine, key, page = self.chosen().get((row.id, seat), ("", "", None))
         group = menu.group(key) if mine == version else None
         items = [GameItem.select(row.id, version, "kpa", [discord.SelectOption(
