@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from bot.engine.core import CHANCE, RuleError
+from bot.engine.core import RuleError
 from bot.engine.kaploom import Kaploom
 from bot.engine.kaploom.form import MAX_ACTIONS, MAX_DICE
+from random_turns import random_turns
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 
@@ -17,14 +18,7 @@ def phase1(players, options, seed, steps=400):
     """Each moment a seat may place dice in random play: (game, seat)."""
     game = Kaploom.new(players, options, names=NAMES[:players])
     rng = random.Random(seed)
-    for _ in range(steps):
-        actors = game.actors()
-        if not actors:
-            return
-        if actors == [CHANCE]:
-            game.apply(CHANCE, game.chance().sample(rng))
-            continue
-        seat = rng.choice(actors)
+    for seat in random_turns(game, rng, steps):
         if game.stage == "assign":
             yield game, seat
         game.apply(seat, rng.choice(game.legal(seat)))
