@@ -317,7 +317,8 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 
     # Round 1 by hand: Alice ticks three dice in her panel; nothing of it reaches the thread.
     panel = panel_of(fake, world.alice)
-    assert panel.files and "— Alice, fighting with" in panel.content
+    # The panel is words only (issue #22): the board is the thread's card, its secrets are text.
+    assert not panel.files and "— Alice, fighting with" in panel.content
     dice = component(panel, "dice")
     assert len(dice["options"]) == 10 and dice["max_values"] == 10
     await fake.invoke(fake.select(panel, dice["custom_id"], pick_dice(component(panel, "dice"), ["d4.1", "d8.2", "d10.3"]),
@@ -355,7 +356,7 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     # Text only (as when the renderer fails): the cog still works, faster.
     from conftest import break_renderer
-    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "render_card")
     script_rolls(monkeypatch, [])
     await save(fake, world.alice, 1, "Ace Accounting", "6035550142", "03038")
     await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
@@ -570,7 +571,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     assert "You are not playing in this game" in ephemeral_texts(new)
     new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.bob))
     [panel_reply] = [r for r in new if r.ephemeral and r.content]
-    assert "— Bob, fighting with" in panel_reply.content and panel_reply.files
+    assert "— Bob, fighting with" in panel_reply.content and not panel_reply.files
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
              if m.ephemeral and "— Bob, fighting with" in m.content][-1]
     dice = component(panel, "dice")
@@ -656,7 +657,7 @@ def reachable(move: str, g, seat: int, moves: set[str], dice: list[dict]) -> boo
 
 async def test_every_legal_move_is_reachable_from_a_component(fake, world, monkeypatch):
     from conftest import break_renderer
-    break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    break_renderer(fake, monkeypatch, KIND, "public_picture", "render_card")
     script_rolls(monkeypatch, [])
     await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
                                  channel=world.games, round_limit=3))
@@ -801,7 +802,7 @@ async def test_a_four_player_fight_by_clicks_alone(fake, world, monkeypatch):
     components only (panels in DMs or the 🔒 ephemeral panel, the turn message's lists and
     buttons); every legal move of the one who must act is on what they look at."""
     from conftest import break_renderer
-    break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    break_renderer(fake, monkeypatch, KIND, "public_picture", "render_card")
     script_rolls(monkeypatch, [])
     dave = world.guild.add_member(fake.add_user("dave"))
     fake.close_dms(dave)

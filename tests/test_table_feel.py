@@ -87,8 +87,6 @@ MISSED: dict[tuple[str, str], str] = {
         "2.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown", "dm_sends_edits"):
         "3.5 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("tradeshowdown", "pngs"):
-        "4.2 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("deathbydice", "pngs"):
         "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "dm_sends_edits"):
@@ -99,8 +97,6 @@ MISSED: dict[tuple[str, str], str] = {
         "4.04 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "dm_sends_edits"):
         "2.46 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("tradeshowdown-4", "pngs"):
-        "4.54 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
 }
 
 GOALS = {
