@@ -418,6 +418,37 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     assert failures  # each failed picture was logged
 
 
+async def test_the_last_choice_turns_its_own_panel_into_the_window(fake, world, monkeypatch):
+    """Issue #22: the player whose choice ends the step is looking at the panel they pressed:
+    it becomes their window panel in place (one DM request, no new message, nothing to
+    retire). The one who waited gets a new message (it tells them), and no panel carries a
+    picture (the board is the thread's card)."""
+    script_rolls(monkeypatch, [5, 1, 2, 3, 4, 3, 3])
+    await save(fake, world.alice, 1, "Zip Fighter", "678901", "12345")
+    await save(fake, world.bob, 1, "Triple Threes", "333444", "99999")  # 3 3: intimidation
+    row = await start_two(fake, world, tag_team=False, fair_length=6, round_limit=2)
+    dm_a, dm_b = (fake.dm_channel(u).id for u in (world.alice, world.bob))
+    for user, picks in ((world.alice, ["d8.1", "d10.1", "d10.2", "d10.3", "d10.4"]),
+                        (world.bob, ["d4.1", "d4.2"])):
+        pressed = panel_of(fake, user)
+        mark, before = len(fake.requests), len(fake.dms_to(user))
+        await fake.invoke(fake.select(pressed, component(pressed, "dice")["custom_id"],
+                                      pick_dice(component(pressed, "dice"), picks), user=user))
+    row, g = await game(fake, row.id)
+    assert g.phase == "window" and set(g.actors()) == {0, 1}
+    # Bob's click: his pressed panel is now his window panel, edited once, not sent anew.
+    assert len(fake.dms_to(world.bob)) == before and panel_of(fake, world.bob).id == pressed.id
+    assert "Intimidate" in " ".join(labels(panel_of(fake, world.bob)))
+    to_bob = [r for r in fake.requests[mark:] if (r.response or {}).get("channel_id") == str(dm_b)
+              or r.args.get("channel_id") == dm_b]
+    assert len(to_bob) == 1, [(r.method, r.route) for r in to_bob]
+    # Alice waited: her window panel is a new message; no DM carries a file.
+    assert panel_of(fake, world.alice).id != panel_of(fake, world.bob).id
+    assert any(r.method == "POST" and ((r.response or {}).get("channel_id") == str(dm_a))
+               for r in fake.requests[mark:])
+    assert not any(m.files for u in (world.alice, world.bob) for m in fake.dms_to(u))
+
+
 async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatch):
     await save(fake, world.alice, 1, "Zip Fighter", "678901", "12345")
     await save(fake, world.bob, 1, "Triple Threes", "333444", "99999")
