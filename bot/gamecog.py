@@ -867,7 +867,8 @@ class GameCog(commands.GroupCog):
 
     async def _send_private(self, row: GameRow, game: Game, played: Played) -> list[int]:
         """Private events and secret panels. A panel in the same phase is updated in place
-        (one DM per phase, not one per move), and only when what it shows changed; a note for
+        (one DM per phase, not one per move), and only when what it shows changed; the panel
+        its owner just pressed also becomes the next phase's in place; a note for
         a player goes into their panel. DMs closed or failing: the thread offers the ephemeral
         panel instead. One player's failed DM never keeps the others from theirs. Returns the
         seats no panel reached at all (the publish is then tried again)."""

@@ -3,7 +3,9 @@
 Designed for Discord's ~550 px display (every text at least 11 px there). `public_picture(view)`
 (the thread's board) draws two fighters as full panels in one column, three to six as compact
 tiles two to a row (name, status, the card in the ring with its slashes, the roll and attacks in
-a few plain lines); `seat_picture(view)` is a player's own panel picture: their fighter in full.
+a few plain lines); `seat_picture(view)` is one player's fighter in full, from their own view
+(`render` and the CLI draw it; the bot's secret panels are words beside the thread's board, and
+the thread draws `live_board(view)`: no marks of who has chosen, one picture a secret step).
 Players are drawn by name (`view["names"]`), clipped, without glyphs the font lacks. A full
 panel shows:
 
