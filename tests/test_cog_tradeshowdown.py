@@ -434,6 +434,11 @@ async def test_the_last_choice_turns_its_own_panel_into_the_window(fake, world, 
         mark, before = len(fake.requests), len(fake.dms_to(user))
         await fake.invoke(fake.select(pressed, component(pressed, "dice")["custom_id"],
                                       pick_dice(component(pressed, "dice"), picks), user=user))
+        if user == world.alice:
+            # The thread's card says she has chosen; its board (the live board) is the same
+            # picture, not uploaded again.
+            assert "Alice has chosen their dice" in thread_text(fake, row)
+            assert not any(r.files for r in fake.requests[mark:])
     row, g = await game(fake, row.id)
     assert g.phase == "window" and set(g.actors()) == {0, 1}
     # Bob's click: his pressed panel is now his window panel, edited once, not sent anew.
