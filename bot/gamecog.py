@@ -867,7 +867,8 @@ class GameCog(commands.GroupCog):
 
     async def _send_private(self, row: GameRow, game: Game, played: Played) -> list[int]:
         """Private events and secret panels. A panel in the same phase is updated in place
-        (one DM per phase, not one per move), and only when what it shows changed; a note for
+        (one DM per phase, not one per move), and only when what it shows changed; the panel
+        its owner just pressed also becomes the next phase's in place; a note for
         a player goes into their panel. DMs closed or failing: the thread offers the ephemeral
         panel instead. One player's failed DM never keeps the others from theirs. Returns the
         seats no panel reached at all (the publish is then tried again)."""
@@ -921,6 +922,10 @@ class GameCog(commands.GroupCog):
         view_sig = key = ""
         if needs_panel:
             same_phase = bool(last and last.get("phase") == phase and "message" in last)
+            # The panel its owner just pressed becomes the next step's in place: they are
+            # looking at it, so a new message would tell them nothing, and the old one would
+            # still need retiring (two DM requests for one; issue #22).
+            pressed = not same_phase and self._pressed(row.id, last)
             version = await self.bot.tables.panel_version(row.id, seat, row.version)
             key = self._panel_key(game, seat, version)
             if (same_phase and not notes and uid not in closed and played.by != uid
@@ -945,10 +950,11 @@ class GameCog(commands.GroupCog):
                     last["retired"] = True
                     return
         if uid not in closed:
-            if same_phase:
+            if same_phase or pressed:
                 # Unchanged (a note already shown, as when the same move is published again,
                 # is no news): an edit would only reset what they were picking.
-                if last.get("sig") == sig and (not notes or last.get("notes") == _digest(notes)):
+                if same_phase and last.get("sig") == sig and (
+                        not notes or last.get("notes") == _digest(notes)):
                     last["key"] = key
                     return
                 # The same picture is already on the message: an edit leaves it there.
@@ -962,7 +968,7 @@ class GameCog(commands.GroupCog):
                     last.get("png", "") if same_picture else "")
                 if await self._edit_dm(last, panel, keep_picture=same_picture,
                                        game_id=row.id):
-                    last.update(sig=sig, notes=_digest(notes), key=key, png=png)
+                    last.update(sig=sig, notes=_digest(notes), key=key, png=png, phase=phase)
                     return
             if needs_panel and panel.picture is None:
                 panel.picture = await self.picture(row, game, seat)
@@ -984,6 +990,14 @@ class GameCog(commands.GroupCog):
             if uid not in offered:  # said once a game; then the turn card's button serves
                 offered.add(uid)
                 await self._offer_panel_in_thread(row, game, seat)
+
+    @staticmethod
+    def _pressed(game_id: int, last: dict[str, Any] | None) -> bool:
+        """Was the move being published made on this DM panel (`last`, its record)?"""
+        c = carrier.carrier_for(game_id)
+        message = getattr(c.interaction, "message", None) if c is not None else None
+        return bool(last and not last.get("retired") and message is not None
+                    and message.id == last.get("message"))
 
     async def _offer_panel_in_thread(self, row: GameRow, game: Game, seat: int,
                                      failed: bool = False) -> bool:

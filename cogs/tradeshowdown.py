@@ -1,6 +1,5 @@
-"""TradeShowdown in Discord: only what is Discord's own (the engine's `menu` and `prompt` are
-laid out by GameCog): business cards, the dice wizard of the secret panel (a target, then
-ticked dice: a half-made choice no list keeps), "Best first", typed dice counts, pictures."""
+"""TradeShowdown in Discord, only what is Discord's own (GameCog lays out `menu`, `prompt`): cards,
+the secret panel's dice wizard (a half-made choice), "Best first", typed dice, the board."""
 from __future__ import annotations
 
 import hashlib
@@ -19,7 +18,7 @@ from bot.gamecog import GameCog, Panel, clip, on_component, picture_file
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
-from rendering.tradeshowdown import public_picture, render_card, seat_picture
+from rendering.tradeshowdown import live_board, public_picture, render_card
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +61,10 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         dealt = self.engine.deal_cards(entries, tag)
         return options if dealt is None else {**options, "cards": dealt}
 
-    # ---- pictures ----------------------------------------------------------------------------
-    async def picture(self, row: GameRow, game, seat: int | None = None):
-        return await self.draw(public_picture if seat is None else seat_picture, game.view(seat))
+    # ---- pictures: the thread's live board only; a seat's panel says its secrets in words --
+    async def picture(self, row: GameRow, game, seat: int | None = None):  # panels say it: #22
+        return None if seat is not None else await self.draw(public_picture, live_board(
+            game.view(None)))
 
     def view_signature(self, game, seat: int | None) -> str:
         """A panel changes only when its owner's options or private facts change: another

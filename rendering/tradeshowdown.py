@@ -3,7 +3,9 @@
 Designed for Discord's ~550 px display (every text at least 11 px there). `public_picture(view)`
 (the thread's board) draws two fighters as full panels in one column, three to six as compact
 tiles two to a row (name, status, the card in the ring with its slashes, the roll and attacks in
-a few plain lines); `seat_picture(view)` is a player's own panel picture: their fighter in full.
+a few plain lines); `seat_picture(view)` is one player's fighter in full, from their own view
+(`render` and the CLI draw it; the bot's secret panels are words beside the thread's board, and
+the thread draws `live_board(view)`: no marks of who has chosen, one picture a secret step).
 Players are drawn by name (`view["names"]`), clipped, without glyphs the font lacks. A full
 panel shows:
 
@@ -423,7 +425,11 @@ def _status(view: dict[str, Any], f: dict[str, Any]) -> tuple[str, Colour]:
     if phase == "choose":
         if f["dice"] is not None:
             return (f"you chose · {aim}" if aim else "you chose your dice"), TEXT
+        if f["chosen"] is None:  # the live board: who has chosen is the card's words
+            return "choosing dice in secret", MUTED
         return ("dice chosen ✓", GOOD) if f["chosen"] else ("choosing dice…", MUTED)
+    if phase == "window" and f["ready"] is None:
+        return (f"deciding in secret · {aim}" if aim else "deciding in secret"), MUTED
     if phase == "window":
         base = ("ready ✓" if f["ready"] else "deciding…")
         return (f"{base} · {aim}" if aim else base), (GOOD if f["ready"] else MUTED)
@@ -871,6 +877,17 @@ def public_picture(view: dict[str, Any], layout: ReplayLayout | None = None) -> 
                   f"tradeshowdown-round-{view['round']}.png")
 
 
+def live_board(view: dict[str, Any]) -> dict[str, Any]:
+    """The public view as the thread's live board draws it: during a secret step, without who
+    has already chosen or is ready (the card's status line under it says whom the table waits
+    for). The board is then one picture from the step's start to its end, uploaded once rather
+    than again after each player's choice (issue #22: most of the game's uploads)."""
+    if view["phase"] not in ("choose", "window") or view["you"] is not None:
+        return view
+    return dict(view, waiting_for=None, fighters=[dict(f, chosen=None, ready=None)
+                                                  for f in view["fighters"]])
+
+
 def public_image(view: dict[str, Any], layout: ReplayLayout | None = None) -> Image.Image:
     """`public_picture`'s board as drawn, before its PNG (the replay GIF's frames). With a
     `layout` (`replay_layouts`: a replay's): the same board in that layout — its die size,
@@ -1261,4 +1278,4 @@ def alt_text(view: dict[str, Any], only: int | None = None) -> str:
 
 
 __all__ = ["alt_text", "card_height", "draw_card", "public_picture", "render", "render_card",
-           "seat_picture"]
+           "seat_picture", "live_board"]

@@ -317,7 +317,8 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 
     # Round 1 by hand: Alice ticks three dice in her panel; nothing of it reaches the thread.
     panel = panel_of(fake, world.alice)
-    assert panel.files and "— Alice, fighting with" in panel.content
+    # The panel is words only (issue #22): the board is the thread's card, its secrets are text.
+    assert not panel.files and "— Alice, fighting with" in panel.content
     dice = component(panel, "dice")
     assert len(dice["options"]) == 10 and dice["max_values"] == 10
     await fake.invoke(fake.select(panel, dice["custom_id"], pick_dice(component(panel, "dice"), ["d4.1", "d8.2", "d10.3"]),
@@ -355,7 +356,7 @@ async def test_two_player_fight_to_the_end(fake, world, monkeypatch):
 async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     # Text only (as when the renderer fails): the cog still works, faster.
     from conftest import break_renderer
-    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "render_card")
     script_rolls(monkeypatch, [])
     await save(fake, world.alice, 1, "Ace Accounting", "6035550142", "03038")
     await fake.invoke(fake.slash(fake.bot, f"{KIND} card random", user=world.carol,
@@ -415,6 +416,42 @@ async def test_three_player_open_table_with_targets(fake, world, monkeypatch):
     assert "Bob rolls d4 d10 d10 at Alice" in text and "tags in" in text
     assert not any(m.files for m in fake.messages_in(row.thread_id))
     assert failures  # each failed picture was logged
+
+
+async def test_the_last_choice_turns_its_own_panel_into_the_window(fake, world, monkeypatch):
+    """Issue #22: the player whose choice ends the step is looking at the panel they pressed:
+    it becomes their window panel in place (one DM request, no new message, nothing to
+    retire). The one who waited gets a new message (it tells them), and no panel carries a
+    picture (the board is the thread's card)."""
+    script_rolls(monkeypatch, [5, 1, 2, 3, 4, 3, 3])
+    await save(fake, world.alice, 1, "Zip Fighter", "678901", "12345")
+    await save(fake, world.bob, 1, "Triple Threes", "333444", "99999")  # 3 3: intimidation
+    row = await start_two(fake, world, tag_team=False, fair_length=6, round_limit=2)
+    dm_a, dm_b = (fake.dm_channel(u).id for u in (world.alice, world.bob))
+    for user, picks in ((world.alice, ["d8.1", "d10.1", "d10.2", "d10.3", "d10.4"]),
+                        (world.bob, ["d4.1", "d4.2"])):
+        pressed = panel_of(fake, user)
+        mark, before = len(fake.requests), len(fake.dms_to(user))
+        await fake.invoke(fake.select(pressed, component(pressed, "dice")["custom_id"],
+                                      pick_dice(component(pressed, "dice"), picks), user=user))
+        if user == world.alice:
+            # The thread's card says she has chosen; its board (the live board) is the same
+            # picture, not uploaded again.
+            assert "Alice has chosen their dice" in thread_text(fake, row)
+            assert not any(r.files for r in fake.requests[mark:])
+    row, g = await game(fake, row.id)
+    assert g.phase == "window" and set(g.actors()) == {0, 1}
+    # Bob's click: his pressed panel is now his window panel, edited once, not sent anew.
+    assert len(fake.dms_to(world.bob)) == before and panel_of(fake, world.bob).id == pressed.id
+    assert "Intimidate" in " ".join(labels(panel_of(fake, world.bob)))
+    to_bob = [r for r in fake.requests[mark:] if (r.response or {}).get("channel_id") == str(dm_b)
+              or r.args.get("channel_id") == dm_b]
+    assert len(to_bob) == 1, [(r.method, r.route) for r in to_bob]
+    # Alice waited: her window panel is a new message; no DM carries a file.
+    assert panel_of(fake, world.alice).id != panel_of(fake, world.bob).id
+    assert any(r.method == "POST" and ((r.response or {}).get("channel_id") == str(dm_a))
+               for r in fake.requests[mark:])
+    assert not any(m.files for u in (world.alice, world.bob) for m in fake.dms_to(u))
 
 
 async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatch):
@@ -570,7 +607,7 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     assert "You are not playing in this game" in ephemeral_texts(new)
     new = await fake.invoke(fake.click(fallback[0], f"g:{row.id}:-:pn", user=world.bob))
     [panel_reply] = [r for r in new if r.ephemeral and r.content]
-    assert "— Bob, fighting with" in panel_reply.content and panel_reply.files
+    assert "— Bob, fighting with" in panel_reply.content and not panel_reply.files
     panel = [m for m in fake.messages_in(row.thread_id, include_ephemeral=True)
              if m.ephemeral and "— Bob, fighting with" in m.content][-1]
     dice = component(panel, "dice")
@@ -656,7 +693,7 @@ def reachable(move: str, g, seat: int, moves: set[str], dice: list[dict]) -> boo
 
 async def test_every_legal_move_is_reachable_from_a_component(fake, world, monkeypatch):
     from conftest import break_renderer
-    break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    break_renderer(fake, monkeypatch, KIND, "public_picture", "render_card")
     script_rolls(monkeypatch, [])
     await fake.invoke(fake.slash(fake.bot, f"{KIND} open", user=world.alice,
                                  channel=world.games, round_limit=3))
@@ -801,7 +838,7 @@ async def test_a_four_player_fight_by_clicks_alone(fake, world, monkeypatch):
     components only (panels in DMs or the 🔒 ephemeral panel, the turn message's lists and
     buttons); every legal move of the one who must act is on what they look at."""
     from conftest import break_renderer
-    break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture", "render_card")
+    break_renderer(fake, monkeypatch, KIND, "public_picture", "render_card")
     script_rolls(monkeypatch, [])
     dave = world.guild.add_member(fake.add_user("dave"))
     fake.close_dms(dave)

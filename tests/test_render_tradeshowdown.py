@@ -220,6 +220,29 @@ def test_public_picture_during_the_window_hides_the_plans():
     assert "setting aside 0 for the combo" in own_b.alt
 
 
+def test_the_live_board_stays_one_picture_through_a_secret_step():
+    """The thread's board (`live_board`) leaves out who has chosen or is ready: the same
+    picture from a step's start to its end (one upload a step, issue #22), whereas the full
+    public view marks each choice."""
+    g = TradeShowdown.new(3, {**OFF, "combos": True})
+    start = render(ts.live_board(g.view(None)))
+    full = render(g.view(None))
+    g.apply(0, "dice d4 d6 @2")
+    assert render(ts.live_board(g.view(None))).png == start.png
+    assert render(g.view(None)).png != full.png      # "dice chosen ✓" on the full view
+    g.apply(1, "dice d8 @1")
+    g.apply(2, "dice d10 @1")
+    g.apply(CHANCE, "roll 1 2 3 4")
+    assert g.phase == "window"
+    window = render(ts.live_board(g.view(None)))
+    assert window.png != start.png                   # the roll is news
+    g.apply(0, "done")
+    assert render(ts.live_board(g.view(None))).png == window.png
+    assert "Waiting for" not in window.alt and "after the roll" in window.alt
+    # The board of a seat's own view, and of the attacks, is drawn as it is.
+    assert ts.live_board(g.view(1)) == g.view(1)
+
+
 def test_same_view_same_bytes():
     g = random_until(TradeShowdown.new(4), 5, lambda g: g.round >= 2 and g.phase == "attack")
     v = g.view(None)
