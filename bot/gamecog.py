@@ -942,7 +942,8 @@ class GameCog(commands.GroupCog):
         else:
             # Their part is done: the note goes into the panel they have, retired with it.
             text = await self._retired_text(row, game, seat)
-            panel, sig, same_phase = Panel((notes + "\n\n" if notes else "") + text), "", False
+            panel, sig, same_phase, pressed = Panel(
+                (notes + "\n\n" if notes else "") + text), "", False, False
             if last and "message" in last:
                 # A note must reach them; without one, retiring can wait for a click.
                 if await self._edit_dm(last, panel, game_id=row.id,
