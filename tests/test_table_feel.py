@@ -17,6 +17,8 @@ from __future__ import annotations
 import pytest
 from PIL import ImageDraw
 
+import rendering.picture
+
 from table_play import INLINE_CODE, SEAT_CODE, SHORT, TableCount, play_table
 
 # name: (game, players, seats with closed DMs, move cap (None: to the end))
@@ -41,7 +43,10 @@ class GoalMissed(AssertionError):
 
 @pytest.fixture
 def drawn_words(monkeypatch):
-    """Every text drawn into a picture (the harness draws in this process)."""
+    """Every text drawn into a picture (the harness draws in this process). The picture
+    cache starts empty: a board an earlier test drew is drawn again, so its words are seen."""
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    monkeypatch.setattr(rendering.picture, "_cached_bytes", 0)
     words: list[str] = []
     real = ImageDraw.ImageDraw.text
 
