@@ -31,7 +31,7 @@ from typing import Any, Awaitable, Callable
 
 import discord
 
-from . import interaction_edit
+from . import unread_edits
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +184,7 @@ async def edit(client: Any, game_id: int, message_id: int, make: Make,
         message = getattr(ix, "message", None)
         try:
             if message_id in c.sent:
-                await interaction_edit.edit_followup(ix, message_id, **make())
+                await unread_edits.edit_followup(ix, message_id, **make())
                 return
             if message is None or message.id != message_id or message.flags.ephemeral:
                 continue
@@ -193,7 +193,7 @@ async def edit(client: Any, game_id: int, message_id: int, make: Make,
                 await ix.response.edit_message(**make())
                 return
             if answered in ANSWERS_ON_MESSAGE:  # `@original` is the clicked message itself
-                await interaction_edit.edit_original(ix, message_id, **make())
+                await unread_edits.edit_original(ix, message_id, **make())
                 return
         except discord.HTTPException as e:
             _spent(client, c, e)

@@ -29,6 +29,7 @@ import rendering
 
 from . import carrier, guide, layout, place, practice, turns
 from .memo import Bounded
+from .unread_edits import rest_edit
 from .throttle import Throttle
 from .engine import load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
@@ -84,34 +85,6 @@ async def retrying(call: Callable[[], Awaitable[Any]], attempts: int = RETRIES) 
             if attempt == attempts - 1 or not (e.status >= 500 or e.status == 429):
                 raise
             await asyncio.sleep(0.05 * (attempt + 1))
-
-
-_REST_EDIT_KEYS = {"content", "attachments", "view", "allowed_mentions"}
-
-
-async def rest_edit(channel: Any, message_id: int, **kwargs: Any) -> None:
-    """Edit a message over the bot's REST route when nobody reads the answer: the request
-    discord.py's `PartialMessage.edit` makes (its rate-limit handling, its view bookkeeping),
-    without building a `discord.Message` from the reply (a third of the edit's own work)."""
-    message = channel.get_partial_message(message_id)
-    state = getattr(message, "_state", None)
-    if (not isinstance(message, discord.PartialMessage) or state is None
-            or not kwargs.keys() <= _REST_EDIT_KEYS):
-        # not a channel of Discord's (place.Unreachable), or an edit this does not cover
-        await message.edit(**kwargs)
-        return
-    view = kwargs.get("view", discord.utils.MISSING)
-    if view is not discord.utils.MISSING:
-        state.prevent_view_updates_for(message_id)
-    with discord.http.handle_message_parameters(
-            content=kwargs.get("content", discord.utils.MISSING),
-            attachments=kwargs.get("attachments", discord.utils.MISSING), view=view,
-            allowed_mentions=kwargs.get("allowed_mentions", discord.utils.MISSING),
-            previous_allowed_mentions=state.allowed_mentions if "content" in kwargs else None,
-    ) as params:
-        await state.http.edit_message(message.channel.id, message_id, params=params)
-    if view and not view.is_finished() and view.is_dispatchable():
-        state.store_view(view, message_id)
 
 
 def guide_lines(kind: str) -> tuple[str, str]:
