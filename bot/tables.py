@@ -278,9 +278,11 @@ class Tables:
                         raise NotAPlayer("You are not playing in this game.")
                 await self.check_version(row, seat, version)
                 moves = (move,) if isinstance(move, str) else tuple(move)
-                if not moves or any(m.startswith("timeout") for m in moves):
+                if not moves:
+                    raise IllegalMoveError("No move was made.")
+                if any(m.startswith("timeout") for m in moves):
                     raise IllegalMoveError("Only the referee's clock can run out a player's "
-                                           "time." if moves else "No move was made.")
+                                           "time.")
                 waiting = set(game.actors())
                 try:
                     # No undo copy in the engine: a move refused (or a commit that fails)

@@ -17,7 +17,7 @@ import uuid
 import pytest
 
 from bot.engine import register
-from bot.engine.core import IllegalMoveError, NotYourTurnError
+from bot.engine.core import IllegalMoveError, NotYourTurnError, RuleError
 from bot.engine.records import Record, replay
 from bot.store import SCHEMA_VERSION, Entry, StaleVersion, Store, statements
 from bot.tables import NotAPlayer, StaleMove, Tables
@@ -220,6 +220,21 @@ async def test_not_a_player_and_rule_errors_leave_the_game_alone(tables, store):
         await tables.play(gid, ALICE, "call tails")
     row = await store.get_game(gid)
     assert row.version == 1 and row.state["state"]["calls"] == ["heads", None]
+
+
+async def test_a_seats_moves_together_stand_all_or_none(tables, store):
+    """A form's answer: several moves of one seat in one commit. None, a clock's move among
+    them, or one the rules refuse: nothing is applied."""
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    with pytest.raises(RuleError, match="No move was made"):
+        await tables.play(gid, ALICE, ())
+    with pytest.raises(RuleError, match="referee's clock"):
+        await tables.play(gid, ALICE, ("call heads", "timeout"))
+    with pytest.raises(NotYourTurnError):   # the second call is refused: the first goes too
+        await tables.play(gid, ALICE, ("call heads", "call tails"))
+    row = await store.get_game(gid)
+    assert row.version == 0 and row.state["state"]["calls"] == [None, None]
+    assert await store.entries(gid) == []
 
 
 async def test_chance_is_rolled_from_the_secret_seed_and_recorded(tables, store):
