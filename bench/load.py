@@ -81,8 +81,9 @@ def _pct(values: list[float], p: float) -> float:
 class Meter:
     """What the bench itself and the offline Discord cost, kept apart from the bot's work: the
     players choosing their moves (legal() on the bench's copy of each game) and the fake
-    server answering requests both run on the bot's event loop, which a real bot would not
-    carry. Also counts SQL statements sent to the database."""
+    server answering requests (OwnCPU) both run in the bot's process, which a real bot would
+    not carry: `bot_process` is the process's CPU less these two. Also counts SQL statements
+    sent to the database."""
 
     def __init__(self, fake) -> None:
         self.played: dict[int, Any] = {}   # game id -> the last Played (interaction moves)
@@ -90,8 +91,8 @@ class Meter:
         self.choosing = 0.0
         self.serving = 0.0
         self.statements = 0
-        for key, handler in list(fake._routes.items()):
-            fake._routes[key] = self._timed(handler)
+        serve = fake._serve
+        fake._serve = lambda *args: OwnCPU(serve(*args), self, "serving")
 
     @contextlib.contextmanager
     def new_tasks(self):
@@ -122,14 +123,39 @@ class Meter:
     def _statement(self, _sql: str) -> None:
         self.statements += 1
 
-    def _timed(self, handler):
-        def timed(req):
-            t = time.perf_counter()
+
+
+class OwnCPU:
+    """Await a coroutine and add to `meter.<field>` the CPU its own frames took: thread time
+    measured only while it runs, never while it waits (other tasks run then). The offline
+    Discord answering a request is Discord's work, not the bot's; timing it by the wall clock
+    across its awaits would count whatever else ran meanwhile."""
+
+    def __init__(self, coro, meter: "Meter", field: str) -> None:
+        self.coro, self.meter, self.field = coro, meter, field
+
+    def __await__(self):
+        coro, send, error = self.coro, None, None
+        while True:
+            t = time.thread_time()
             try:
-                return handler(req)
-            finally:
-                self.serving += time.perf_counter() - t
-        return timed
+                waiting = coro.throw(error) if error is not None else coro.send(send)
+            except StopIteration as done:
+                self._add(t)
+                return done.value
+            except BaseException:
+                self._add(t)
+                raise
+            self._add(t)
+            send = error = None
+            try:
+                send = yield waiting
+            except BaseException as e:  # cancelled, or a failed future: into the coroutine
+                error = e
+
+    def _add(self, since: float) -> None:
+        setattr(self.meter, self.field, getattr(self.meter, self.field)
+                + time.thread_time() - since)
 
 
 def _fill_store(path: str, finished: int) -> None:
@@ -177,9 +203,10 @@ def _thread(fake, parent, name: str):
 
 
 def _click_for(fake, row, game, seat: int, move: str, users: dict[int, Any], thread):
-    """The click (or pick) that makes `move` on the newest message of the game's thread, as a
-    person makes it there (tests/clicker.py's reading of buttons and move lists); None when
-    that message offers no control for it (then the player types the command)."""
+    """The click (or pick) that makes `move` on the seat's DM panel or the newest message of
+    the game's thread, as a person makes it there (tests/clicker.py's reading of buttons and
+    move lists): (payload, message, plan, person), or None when neither offers a control for
+    it (then the player types the command)."""
     from clicker import Clicker
     person = Clicker(fake, row.kind, [users[u] for u in row.players], thread.id, row.id)
     # The seat's DM panel (the bot keeps which DM message it is), then the thread's newest.
@@ -190,17 +217,44 @@ def _click_for(fake, row, game, seat: int, move: str, users: dict[int, Any], thr
             continue
         plan = person.plan(msg, game, seat, move)
         if plan is not None and plan[0] != "narrow":
-            return person._payload(msg, plan, users[row.players[seat]])
+            return person._payload(msg, plan, users[row.players[seat]]), msg, plan, person
     return None
+
+
+def _confirm_for(fake, click, game, seat: int, move: str, user):
+    """A pick that only previewed the move (Death by Dice's set-up, Die-Men's aim): the
+    Confirm a person clicks next, on the message the pick edited or on its answer; None when
+    the pick was refused."""
+    payload, msg, plan, person = click
+    if plan[0] != "select":
+        return None
+    for seen in [*reversed(person._answers(payload, user)), fake.messages.get(msg.id)]:
+        if seen is None or seen.deleted:
+            continue
+        again = person.plan(seen, game, seat, move, skip=plan[1])
+        if again is not None and again[0] != "narrow":
+            return person._payload(seen, again, user)
+    return None
+
+
+async def _feed(fake, payload: dict, meter: Meter) -> None:
+    """Send an interaction as Discord does and wait for the task discord.py starts for it."""
+    with meter.new_tasks() as started:
+        fake.feed(payload)
+    t = time.perf_counter()
+    tasks = [task for task in started if task.get_name().startswith(TASK_PREFIXES)]
+    meter.choosing += time.perf_counter() - t
+    await asyncio.gather(*tasks)
 
 
 async def _move_by_interaction(fake, bot, gid: int, rng: random.Random, known: dict[int, Any],
                                meter: Meter, threads: dict[int, Any], users: dict[int, Any]
                                ) -> bool:
-    """One random legal move in game `gid` as its player sends it: `/<game> move` in the
-    game's thread, an INTERACTION_CREATE through discord.py's parser; done when the command's
-    task is. The player's side (choosing, building the payload, looking at the result) is
-    metered apart from the bot's."""
+    """One random legal move in game `gid` as its player sends it: a click or pick on their
+    DM panel or the thread's newest message, a preview's Confirm after it, or `/<game> move`
+    in the game's thread; each an INTERACTION_CREATE through discord.py's parser, done when
+    the task discord.py started for it is. The player's side (choosing, building the payload,
+    looking at the result) is metered apart from the bot's."""
     if gid not in known:
         known[gid] = await bot.tables.load(gid)
     row, game = known[gid]
@@ -211,21 +265,25 @@ async def _move_by_interaction(fake, bot, gid: int, rng: random.Random, known: d
     if move is None:
         meter.choosing += time.perf_counter() - t
         return False
-    payload = _click_for(fake, row, game, seat, move, users, threads[gid])
-    if payload is None:
+    user = users[row.players[seat]]
+    click = _click_for(fake, row, game, seat, move, users, threads[gid])
+    if click is None:
         meter.commands += 1
         payload = fake.slash(bot, f"{row.kind} {NOTATION.get(row.kind, 'move')}",
-                             user=users[row.players[seat]], channel=threads[gid], move=move)
+                             user=user, channel=threads[gid], move=move)
     else:
         meter.clicks += 1
+        payload = click[0]
     meter.choosing += time.perf_counter() - t
-    with meter.new_tasks() as started:
-        fake.feed(payload)
-    t = time.perf_counter()
-    tasks = [task for task in started if task.get_name().startswith(TASK_PREFIXES)]
-    meter.choosing += time.perf_counter() - t
-    await asyncio.gather(*tasks)
+    await _feed(fake, payload, meter)
     played = meter.played.pop(gid, None)   # what the player sees next: the published game
+    if played is None and click is not None:
+        t = time.perf_counter()
+        confirm = _confirm_for(fake, click, game, seat, move, user)
+        meter.choosing += time.perf_counter() - t
+        if confirm is not None:
+            await _feed(fake, confirm, meter)
+            played = meter.played.pop(gid, None)
     if played is None:   # refused (another move got there first): look again next time
         known.pop(gid, None)
         return False
@@ -326,6 +384,10 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 elapsed = time.perf_counter() - t0
                 per = max(done, 1)
                 main_ms = (time.process_time() - cpu0) * 1000 / per
+                # The process also runs the players and the offline Discord's server side:
+                # the bot's own share is what is left (see Meter).
+                players_ms = meter.choosing * 1000 / per
+                fake_ms = meter.serving * 1000 / per
                 render_ms = (sum(_cpu_s(p) for p in rendering.worker_pids()) - workers0) \
                     * 1000 / per
                 steps.append({"offered_per_s": rate, "done_per_s": round(done / elapsed, 1),
@@ -342,12 +404,11 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                               "moves_by_click": meter.clicks,
                               "moves_by_command": meter.commands,
                               "cpu_ms_per_move": {
-                                  "bot_process": round(main_ms, 2),
+                                  "bot_process": round(main_ms - (players_ms + fake_ms), 2),
                                   "render_workers": round(render_ms, 2),
-                                  "of_which_bench_players": round(
-                                      meter.choosing * 1000 / per, 2),
-                                  "of_which_fake_discord": round(
-                                      meter.serving * 1000 / per, 2)}})
+                                  "process_total": round(main_ms, 2),
+                                  "of_which_bench_players": round(players_ms, 2),
+                                  "of_which_fake_discord": round(fake_ms, 2)}})
             if profile is not None:
                 profile.disable()
         finally:
