@@ -307,7 +307,10 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                     1, mp_context=multiprocessing.get_context("spawn")) as filler:
                 await asyncio.get_running_loop().run_in_executor(
                     filler, _fill_store, str(Path(tmp) / "load.db"), finished)
-        fake = await boot(Path(tmp) / "load.db", render_processes=workers)
+        # as the bot runs in production (load_settings): its start-up heap frozen, full
+        # collections rare
+        fake = await boot(Path(tmp) / "load.db", render_processes=workers,
+                          freeze_boot_heap=True)
         try:
             world = World(fake)
             bot = fake.bot
