@@ -45,6 +45,12 @@ class Carrier:
     interaction: discord.Interaction
     # Messages this interaction's follow-ups made: its webhook may edit them too.
     sent: set[int] = field(default_factory=set)
+    # When Discord made it (its token's age is asked several times a move; discord.py works
+    # `created_at` out of the snowflake anew each time)
+    made: dt.datetime = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "made", self.interaction.created_at)
 
 
 _current: ContextVar[Carrier | None] = ContextVar("carrier", default=None)
@@ -90,7 +96,7 @@ def _channels(client: Any, game_id: int) -> dict[int, list[Carrier]]:
 
 
 def _fresh(c: Carrier) -> bool:
-    return discord.utils.utcnow() - c.interaction.created_at <= TOKEN_LIFE
+    return discord.utils.utcnow() - c.made <= TOKEN_LIFE
 
 
 def carrier_for(game_id: int) -> Carrier | None:
