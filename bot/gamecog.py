@@ -13,7 +13,6 @@ import contextlib
 import functools
 import hashlib
 import io
-import json
 import logging
 import pickle
 import random
@@ -31,7 +30,7 @@ from . import carrier, guide, layout, place, practice, turns
 from .memo import Bounded
 from .unread_edits import rest_edit
 from .throttle import Throttle
-from .engine import load
+from .engine import jsontext, load
 from .engine.core import CHANCE, Chance, Game, NotYourTurnError, RuleError, join_names
 from .store import GameRow
 from .engine.menu import Menu, MenuGroup, Pick
@@ -765,8 +764,7 @@ class GameCog(commands.GroupCog):
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:
         """What a picture of `seat`'s view would show (the picture is drawn from the view)."""
-        return hashlib.sha1(json.dumps(game.view(seat), sort_keys=True, default=str)
-                            .encode()).hexdigest()[:16]
+        return jsontext.digest(game.view(seat))
 
     def panel_phase(self, game: Game) -> str:
         """What makes a panel 'new' (a fresh DM) rather than an update of the last one."""
@@ -793,7 +791,7 @@ class GameCog(commands.GroupCog):
             pickler.dump(drawn_from)
             data = out.getvalue()
         except Exception:  # something a pickle cannot hold: its words, as before
-            data = json.dumps(drawn_from, sort_keys=True, default=str).encode()
+            data = jsontext.dumpb(drawn_from, sort_keys=True, default=str)
         return hashlib.sha1(data).hexdigest()[:16]
 
     async def bare_panel(self, row: GameRow, game: Game, seat: int,

@@ -8,7 +8,6 @@ arrangements whose choice stays marked, then Confirm), character picks at open t
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -17,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import layout
+from bot.engine import jsontext
 from bot.engine.core import Game, RuleError
 from bot.engine.deathbydice import DeathByDice
 from bot.gamecog import GameCog, on_component
@@ -56,7 +56,7 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
         mine = {"you": v["you"], "fighters": [f for f in v["fighters"] if f["id"] in own],
                 "combat": v["combat"], "stage": v["stage"], "turn": v["turn"],
                 "result": v["result"]}
-        return hashlib.sha1(json.dumps(mine, sort_keys=True).encode()).hexdigest()[:16]
+        return jsontext.digest(mine)
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str,
               chosen: str | None = None) -> Panel:

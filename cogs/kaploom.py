@@ -4,8 +4,6 @@ one else's move edits away, the pictures' signatures, the thread, `board`, `tabl
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from typing import Any
 
 import discord
@@ -13,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import forms, layout
+from bot.engine import jsontext
 from bot.engine.core import Event, Game, RuleError
 from bot.engine.kaploom import Kaploom
 from bot.gamecog import GameCog, on_component
@@ -57,8 +56,7 @@ class KaploomCog(GameCog, group_name="kaploom",
         view = game.picture_view(seat)
         if view["stage"] == "power":  # the board as revealed stands (a Power Up panel has no
             view = {k: view[k] for k in ("round", "stage", "result")}  # picture): texts tell
-        return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
-                            .encode()).hexdigest()[:16]
+        return jsontext.digest(view)
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         view = game.picture_view(seat)  # a Power Up panel: its text and the thread's board

@@ -3,8 +3,6 @@ arguments, the awakening form, the spoken phrases, the picture); the rest is the
 and prompt laid out by the generic layer."""
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import replace
 from typing import Optional
 
@@ -12,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import jsontext
 from bot.engine.core import Game, RuleError, phrase_key
 from bot.engine.slideslam import SlideSlam
 from bot.gamecog import GameCog, Panel, on_component
@@ -64,7 +63,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
         if seat is not None and v["phase"] == "placement":
             mine = v["placement"]["confirmed"][seat]
             v = dict(v, to_act=None, placement={**v["placement"], "confirmed": mine})
-        return hashlib.sha1(json.dumps(v, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return jsontext.digest(v)
 
     def panel(self, row: GameRow, game: Game, seat: int, version: str, *,
               pick: str | None = None) -> Panel:

@@ -2,8 +2,6 @@
 the secret panel's dice wizard (a half-made choice), "Best first", typed dice, the board."""
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import secrets
 from typing import Any
@@ -12,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import jsontext
 from bot.engine.core import RuleError
 from bot.engine.tradeshowdown import TradeShowdown
 from bot.gamecog import GameCog, Panel, clip, on_component, picture_file
@@ -75,8 +74,7 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
                 f if f["seat"] == seat else {k: v for k, v in f.items()
                                              if k not in ("chosen", "ready")}
                 for f in view["fighters"]])
-        return hashlib.sha1(json.dumps(view, sort_keys=True, default=str)
-                            .encode()).hexdigest()[:16]
+        return jsontext.digest(view)
 
     # ---- the secret panel: the dice choice keeps a half-made choice (target, then dice) -------
     def panel(self, row: GameRow, game, seat: int, version: str) -> Panel:

@@ -16,7 +16,6 @@ import asyncio
 import functools
 import hashlib
 import io
-import json
 import logging
 import multiprocessing
 import os
@@ -29,6 +28,7 @@ from typing import Any, Callable
 
 from PIL import Image
 
+from bot.engine import jsontext
 from rendering.text import ELLIPSIS
 
 log = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ _cached_bytes = 0
 
 def _cache_key(fn: Callable[..., Picture], args: tuple, kwargs: dict) -> str | None:
     try:
-        data = json.dumps([args, kwargs], sort_keys=True)
+        data = jsontext.dumps([args, kwargs], sort_keys=True)
     except (TypeError, ValueError):
         return None  # not plain data: draw it every time
     name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', fn)}"

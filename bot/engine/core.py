@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar, Iterable, Sequence
 
+from . import jsontext
 from .menu import Menu, MenuGroup, MenuItem, Prompt, pick_for
 
 CHANCE = "chance"
@@ -391,12 +392,12 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         # A JSON round trip doubles as the deep copy, and proves the state is JSON-native.
         return {"kind": self.KIND, "schema": self.SCHEMA,
-                "state": json.loads(json.dumps(self.__dict__))}
+                "state": jsontext.copy(self.__dict__)}
 
     def to_text(self) -> str:
-        """`to_json()` as the JSON text it encodes to, in one encode (no copy on the way): what
-        the table stores after a move. The same text as `json.dumps(self.to_json())`."""
-        return json.dumps({"kind": self.KIND, "schema": self.SCHEMA, "state": self.__dict__})
+        """`to_json()` as JSON text, in one encode (no copy on the way): what the table stores
+        after a move (bot/engine/jsontext.py)."""
+        return jsontext.dumps({"kind": self.KIND, "schema": self.SCHEMA, "state": self.__dict__})
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, owned: bool = False) -> "Game":
@@ -407,7 +408,7 @@ class Game:
             raise ValueError(f"not a {cls.KIND} state: {data.get('kind')!r}")
         state = cls.migrate(data.get("schema", 1), data["state"])
         game = cls.__new__(cls)
-        game.__dict__.update(state if owned else json.loads(json.dumps(state)))
+        game.__dict__.update(state if owned else jsontext.copy(state))
         if "names" not in game.__dict__:  # saved before players had names
             game.names = seat_names(game.players)
         return game
@@ -420,7 +421,7 @@ class Game:
 
     def copy(self) -> "Game":
         # One encode and one decode (to_json then from_json copied it twice).
-        return type(self).from_json(json.loads(self.to_text()), owned=True)
+        return type(self).from_json(jsontext.loads(self.to_text()), owned=True)
 
     def fork(self) -> "Game":
         """A private copy for simulation (a practice bot's search, which copies thousands of

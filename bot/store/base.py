@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import abc
 import functools
-import json
 import re
 import time
 from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..engine import jsontext
 from ..memo import Bounded
 from .rows import (_CHALLENGE_COLUMNS, _CHALLENGE_JSON, _GAME_COLUMNS, Entry, GameRow,
                    OutboxItem, StaleVersion, StoreError, _challenge, _game, due_time,
@@ -188,8 +188,8 @@ class Store(abc.ABC):
                 "INSERT INTO games (kind, guild_id, channel_id, thread_id, players, options, seed,"
                 " state, version, extra, deadline, deadline_kind, timer_start, due_at, created_at,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, thread_id, json.dumps(players), json.dumps(options),
-                 seed, _text(state), len(entries), json.dumps(extra or {}), deadline,
+                (kind, guild_id, channel_id, thread_id, jsontext.dumps(players), jsontext.dumps(options),
+                 seed, _text(state), len(entries), jsontext.dumps(extra or {}), deadline,
                  deadline_kind, start, due_time(deadline, deadline_kind, False, start), now, now))
             for seat, user in enumerate(players):
                 await self._exec("INSERT INTO game_players (game_id, seat, user_id, status,"
@@ -291,7 +291,7 @@ class Store(abc.ABC):
                     guild_id, kind = row.guild_id, row.kind
                 await self._results(game_id, guild_id, kind, results, now)
                 if standing is not None:
-                    players = row.players if row is not None else json.loads((await self._one(
+                    players = row.players if row is not None else jsontext.loads((await self._one(
                         "SELECT players FROM games WHERE id=?", (game_id,)))[0])
                     await self._rate(game_id, guild_id, players, results, standing, now)
         return new_version
@@ -503,7 +503,7 @@ class Store(abc.ABC):
             game.players[seat] = user_id
             game.extra.update(extra)
             await self._exec("UPDATE games SET players=?, extra=? WHERE id=?",
-                             (json.dumps(game.players), json.dumps(game.extra), game_id))
+                             (jsontext.dumps(game.players), jsontext.dumps(game.extra), game_id))
             await self._exec("UPDATE game_players SET user_id=? WHERE game_id=? AND seat=?",
                              (user_id, game_id, seat))
         return game
@@ -591,11 +591,11 @@ class Store(abc.ABC):
         sql, args = self._merge_extra(changes)
         rows = await self._all(f"UPDATE games SET extra={sql} WHERE id=? RETURNING extra",
                                args + (game_id,))
-        return json.loads(rows[0][0]) if rows else json.loads(json.dumps(changes))
+        return jsontext.loads(rows[0][0]) if rows else jsontext.loads(jsontext.dumps(changes))
 
     async def extra(self, game_id: int) -> dict[str, Any]:
         row = await self._one("SELECT extra FROM games WHERE id=?", (game_id,))
-        return json.loads(row[0]) if row else {}
+        return jsontext.loads(row[0]) if row else {}
 
     async def request_abort(self, game_id: int, user_id: int) -> list[int]:
         """Add `user_id` to the game's abort requests atomically (two players asking at once
@@ -603,10 +603,10 @@ class Store(abc.ABC):
         async with self.transaction():
             row = await self._one(f"SELECT extra FROM games WHERE id=?{self.FOR_UPDATE}",
                                   (game_id,))
-            extra = json.loads(row[0]) if row else {}
+            extra = jsontext.loads(row[0]) if row else {}
             asked = sorted(set(extra.get("abort_requests", [])) | {user_id})
             extra["abort_requests"] = asked
-            await self._exec("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), game_id))
+            await self._exec("UPDATE games SET extra=? WHERE id=?", (jsontext.dumps(extra), game_id))
         return asked
 
     async def active_games(self) -> list[GameRow]:
@@ -776,7 +776,7 @@ class Store(abc.ABC):
 
     def _outbox_args(self, game_id: int, version: int, cause: str, by: int | None,
                      entries: Iterable[Entry], now: float) -> tuple:
-        return (game_id, version, cause, by, json.dumps(
+        return (game_id, version, cause, by, jsontext.dumps(
             [[e.actor if isinstance(e.actor, str) else e.actor, e.move, e.events]
              for e in entries]), now + self.OUTBOX_GRACE, now)
 
@@ -799,7 +799,7 @@ class Store(abc.ABC):
             if await self._exec("UPDATE outbox SET publish_after=?, attempts=attempts+1"
                                 " WHERE id=? AND publish_after <= ?", (now + wait, oid, now)):
                 out.append(OutboxItem(oid, gid, version, cause, by,
-                                      [Entry(a, m, ev) for a, m, ev in json.loads(entries)],
+                                      [Entry(a, m, ev) for a, m, ev in jsontext.loads(entries)],
                                       tried + 1))
         return out
 
@@ -815,8 +815,8 @@ class Store(abc.ABC):
             "INSERT INTO challenges (kind, guild_id, channel_id, host_id, invited, joined,"
             " options, min_players, max_players, expires_at, created_at, note)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (kind, guild_id, channel_id, host_id, json.dumps(invited), json.dumps([host_id]),
-             json.dumps(options), min_players, max_players, float(expires_at), time.time(),
+            (kind, guild_id, channel_id, host_id, jsontext.dumps(invited), jsontext.dumps([host_id]),
+             jsontext.dumps(options), min_players, max_players, float(expires_at), time.time(),
              note))
 
     async def get_challenge(self, cid: int) -> dict[str, Any] | None:
@@ -829,7 +829,7 @@ class Store(abc.ABC):
         if unknown:
             raise ValueError(f"unknown challenge columns: {sorted(unknown)}")
         cols = ", ".join(f"{k}=?" for k in changes)
-        vals = [json.dumps(v) if k in _CHALLENGE_JSON else v for k, v in changes.items()]
+        vals = [jsontext.dumps(v) if k in _CHALLENGE_JSON else v for k, v in changes.items()]
         await self._exec(f"UPDATE challenges SET {cols} WHERE id=?", (*vals, cid))
 
     async def claim_challenge(self, cid: int, from_status: str, to_status: str) -> bool:
@@ -855,7 +855,7 @@ class Store(abc.ABC):
                 return "full", ch
             ch["joined"] = ch["joined"] + [user_id]
             await self._exec("UPDATE challenges SET joined=? WHERE id=?",
-                             (json.dumps(ch["joined"]), cid))
+                             (jsontext.dumps(ch["joined"]), cid))
         return "joined", ch
 
     async def leave_challenge(self, cid: int, user_id: int, now: float | None = None
@@ -874,7 +874,7 @@ class Store(abc.ABC):
                 return "absent", ch
             ch["joined"] = [u for u in ch["joined"] if u != user_id]
             await self._exec("UPDATE challenges SET joined=? WHERE id=?",
-                             (json.dumps(ch["joined"]), cid))
+                             (jsontext.dumps(ch["joined"]), cid))
         return "left", ch
 
     async def due_challenges(self, now: float, limit: int = 50) -> list[int]:
@@ -894,7 +894,7 @@ class Store(abc.ABC):
         """How many open challenges `host_id` has made: (to a named opponent, open tables)."""
         rows = await self._all("SELECT invited FROM challenges WHERE status='open'"
                                " AND expires_at > ? AND host_id=?", (now, host_id))
-        tables = sum(1 for (invited,) in rows if not json.loads(invited))
+        tables = sum(1 for (invited,) in rows if not jsontext.loads(invited))
         return len(rows) - tables, tables
 
     async def purge_challenges(self, before: float) -> int:
@@ -945,7 +945,7 @@ def _new_rating(scope: int, ladder: str, user_id: int, now: float) -> tuple:
 def _text(state: dict[str, Any] | str) -> str:
     """A game's state for its column: already encoded (`Game.to_text`, what the table
     passes: one encode per move), or a dict to encode."""
-    return state if isinstance(state, str) else json.dumps(state)
+    return state if isinstance(state, str) else jsontext.dumps(state)
 
 
 def _chunks(items: list, size: int) -> Iterable[list]:

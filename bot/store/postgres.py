@@ -10,11 +10,11 @@ read-modify-write in the store holds its row (`FOR UPDATE`) or compares and sets
 from __future__ import annotations
 
 import contextvars
-import json
 import re
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
+from ..engine import jsontext
 from .base import Store
 from .rows import StoreError
 from .schema import PG_MIGRATIONS, columns_by_table
@@ -83,7 +83,7 @@ class PgStore(Store):
 
     def _merge_extra(self, changes: dict[str, Any]) -> tuple[str, tuple]:
         # jsonb `||` replaces top-level keys whole, as dict.update does.
-        return "(extra::jsonb || ?::jsonb)::text", (json.dumps(changes),)
+        return "(extra::jsonb || ?::jsonb)::text", (jsontext.dumps(changes),)
 
     def _q(self, sql: str) -> str:
         out = self._sql.get(sql)

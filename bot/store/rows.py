@@ -3,10 +3,11 @@ between them and the columns (JSON texts, the packed record of a finished game).
 backends; nothing here talks to a database."""
 from __future__ import annotations
 
-import json
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
+
+from ..engine import jsontext
 
 
 class StoreError(Exception):
@@ -43,7 +44,7 @@ class _LazyJSON:
             raise AttributeError(self.attr)  # no default: the field stays required
         value = obj.__dict__[self.attr]
         if isinstance(value, _Raw):
-            value = obj.__dict__[self.attr] = json.loads(value.text)
+            value = obj.__dict__[self.attr] = jsontext.loads(value.text)
         return value
 
     def __set__(self, obj: Any, value: Any) -> None:
@@ -89,8 +90,8 @@ class GameRow:
         undecoded (so a move decodes its state once); a deep copy once `state` was read."""
         value = self.__dict__["_lazy_state"]
         if isinstance(value, _Raw):
-            return json.loads(value.text)
-        return json.loads(json.dumps(value))
+            return jsontext.loads(value.text)
+        return jsontext.loads(jsontext.dumps(value))
 
 
 @dataclass
@@ -129,15 +130,15 @@ _CHALLENGE_JSON = ("invited", "joined", "options")
 def _game(row: Iterable[Any]) -> GameRow:
     (gid, kind, guild, channel, thread, players, options, seed, state, version, status,
      deadline, deadline_kind, reminded, extra, created, updated, timer_start) = row
-    return GameRow(gid, kind, guild, channel, thread, json.loads(players), json.loads(options),
+    return GameRow(gid, kind, guild, channel, thread, jsontext.loads(players), jsontext.loads(options),
                    seed, _Raw(state), version, status, deadline, deadline_kind,
-                   bool(reminded), json.loads(extra), created, updated, timer_start)
+                   bool(reminded), jsontext.loads(extra), created, updated, timer_start)
 
 
 def _challenge(row: Iterable[Any]) -> dict[str, Any]:
     d = dict(zip([c.strip() for c in _CHALLENGE_COLUMNS.split(",")], row))
     for key in _CHALLENGE_JSON:
-        d[key] = json.loads(d[key])
+        d[key] = jsontext.loads(d[key])
     return d
 
 
@@ -153,11 +154,11 @@ def due_time(deadline: float | None, clock: str | None, reminded: bool,
 
 
 def pack_record(entries: list[tuple[str, str]]) -> bytes:
-    return zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9)
+    return zlib.compress(jsontext.dumpb(entries), 9)
 
 
 def unpack_record(blob: bytes) -> list[tuple[str, str]]:
-    return [(a, m) for a, m in json.loads(zlib.decompress(bytes(blob)))]
+    return [(a, m) for a, m in jsontext.loads(zlib.decompress(bytes(blob)))]
 
 
 __all__ = ["StoreError", "StaleVersion", "GameRow", "JSONText", "Entry", "OutboxItem", "due_time",

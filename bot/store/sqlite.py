@@ -6,7 +6,6 @@ asyncio lock), and a statement sent while nobody holds it goes straight to the d
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import sqlite3
 from contextlib import asynccontextmanager
@@ -15,6 +14,7 @@ from typing import Any, AsyncIterator, Callable
 
 import aiosqlite
 
+from ..engine import jsontext
 from .base import _EVENT_SQL, _OUTBOX_SQL, Store
 from .rows import StaleVersion, StoreError
 from .schema import MIGRATIONS, TABLE_COLUMNS_SQL, columns_by_table, schema_problem, statements
@@ -178,7 +178,7 @@ class SqliteStore(Store):
     def _merge_extra(self, changes: dict[str, Any]) -> tuple[str, tuple]:
         parts = ", ".join(f"'$.\"{key}\"', json(?)" for key in changes)
         return (f"json_set(extra, {parts})",
-                tuple(json.dumps(v) for v in changes.values()))
+                tuple(jsontext.dumps(v) for v in changes.values()))
 
     # ---- statements ------------------------------------------------------------------------------
     @asynccontextmanager

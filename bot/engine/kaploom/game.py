@@ -7,9 +7,9 @@ up). Rulings are cited by their heading in rules/kaploom.md.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from .. import jsontext
 from ..menu import MenuGroup
 from ..core import (CHANCE, Ending, Actor, Chance, Event, Game, IllegalMoveError, InvalidMoveError,
                     MoveText, Option, OptionError, faces, join_names, phrase_key)
@@ -85,18 +85,18 @@ class Kaploom(Game):
         never changed after, so the state keeps it as one JSON string: every move's
         all-or-nothing snapshot (core `apply`) then copies a string instead of re-encoding
         half the state (it is the larger half), which made each move about twice as slow."""
-        return None if self.combat_json is None else json.loads(self.combat_json)
+        return None if self.combat_json is None else jsontext.loads(self.combat_json)
 
     @combat.setter
     def combat(self, value: dict[str, Any] | None) -> None:
-        self.combat_json = None if value is None else json.dumps(value)
+        self.combat_json = None if value is None else jsontext.dumps(value)
 
     @classmethod
     def migrate(cls, schema: int, state: dict[str, Any]) -> dict[str, Any]:
         if schema == 1:   # the reveal was a dict in the state
             state = dict(state)
             combat = state.pop("combat", None)
-            state["combat_json"] = None if combat is None else json.dumps(combat)
+            state["combat_json"] = None if combat is None else jsontext.dumps(combat)
             schema = 2
         return super().migrate(schema, state)
 
