@@ -249,8 +249,16 @@ def describe_setup(g: "DeathByDice", p: dict[str, Any], seat: int) -> MoveText:
                     "sees them until everyone has set up, and the lowest total attacks first.")
 
 
+@lru_cache(maxsize=4096)
+def _read(move: str, players: int) -> dict[str, Any]:
+    """A move as `notation.parse` reads it, kept: a turn card words every attack it lists
+    (dozens a move) and the same few hundred moves come back turn after turn; parsing them
+    was half of wording them. Read only: the describers never change what they are given."""
+    return N.parse(move, players)
+
+
 def describe_move(g: "DeathByDice", move: str, seat: int) -> MoveText:
-    p = N.parse(move, g.players)
+    p = _read(move, g.players)
     verb = p["verb"]
     if verb == "setup":
         return describe_setup(g, p, seat)
