@@ -21,13 +21,15 @@ token is only a shortcut, never the only way.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import logging
 import weakref
 from collections import OrderedDict
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import discord
 
@@ -132,12 +134,19 @@ async def send(client: Any, game_id: int, channel: Any, make: Make,
     """A new message in `channel`: a follow-up of an interaction made in that very channel and
     answered in a way that leaves follow-ups their own (this task's first, then the book's),
     else `rest(make)`."""
+    current = carrier_for(game_id)
     for c in _candidates(client, game_id, getattr(channel, "id", None)):
         ix = c.interaction
-        if ix.channel_id != getattr(channel, "id", None) or (
-                ix.response.type not in ANSWERS_BEFORE_FOLLOWUPS):
+        if ix.channel_id != getattr(channel, "id", None):
             continue
         try:
+            if c is current and ix.response.type is None and _clicked_in_channel(ix):
+                # A click not answered yet (its answer was to be the edit of the message it
+                # was on): answered now as "that message will change", so it can carry
+                # the new message too.
+                await ix.response.defer()
+            if ix.response.type not in ANSWERS_BEFORE_FOLLOWUPS:
+                continue
             kwargs = make()
             message = await ix.followup.send(wait=True, **kwargs)
             if message.flags.ephemeral and not kwargs.get("ephemeral"):
@@ -160,6 +169,62 @@ async def send(client: Any, game_id: int, channel: Any, make: Make,
             _spent(client, c, e)
             log.info("game %s: a follow-up failed (%s %s); trying another way", game_id, e.status, e.text)
     return await rest(make)
+
+
+# Discord drops an interaction not answered within 3 seconds: a click whose answer is to be
+# the move's own edit of the clicked message is answered as "deferred" after this long.
+ANSWER_WITHIN = 2.0
+
+
+@contextlib.asynccontextmanager
+async def answered_in_time(interaction: discord.Interaction, *,
+                           thinking: bool = False) -> AsyncIterator[None]:
+    """Around work that is to answer the interaction itself when it is done (its edit of the
+    clicked message, a command's reply): one request where "deferred" first and then the
+    answer were two. If the work takes ANSWER_WITHIN without answering, it is answered as
+    deferred (`thinking`: a command's private "thinking…", which its reply then fills)."""
+    late = asyncio.get_running_loop().call_later(
+        ANSWER_WITHIN, lambda: asyncio.ensure_future(_acknowledge(interaction, thinking)))
+    try:
+        yield
+    finally:
+        late.cancel()
+
+
+@contextlib.asynccontextmanager
+async def answered_by_the_move(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Around a click's move, when the move's publishing is to answer the click: its edit of
+    the clicked message (a turn card, a DM panel) is the answer itself (UPDATE_MESSAGE).
+    Answered as deferred in time (`answered_in_time`), and when the move is done without
+    answering it (nothing it showed was on that message). An error is answered by whoever
+    reports it."""
+    async with answered_in_time(interaction):
+        yield
+    await _acknowledge(interaction)
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """The private reply to a command run under `answered_in_time(..., thinking=True)`."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def _acknowledge(interaction: discord.Interaction, thinking: bool = False) -> None:
+    if interaction.response.is_done():
+        return
+    try:
+        await interaction.response.defer(ephemeral=thinking, thinking=thinking)
+    except (discord.HTTPException, discord.InteractionResponded):
+        pass  # answered meanwhile, or Discord let it go: the move stands either way
+
+
+def _clicked_in_channel(ix: discord.Interaction) -> bool:
+    """A component on a message everyone sees (not an ephemeral one: the cog answers those)."""
+    message = getattr(ix, "message", None)
+    return (ix.type == discord.InteractionType.component and message is not None
+            and not message.flags.ephemeral)
 
 
 class PrivateOnly(Exception):

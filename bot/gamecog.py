@@ -1102,13 +1102,17 @@ class GameCog(commands.GroupCog):
         carrier.carry(game_id, interaction)
         message = interaction.message
         ephemeral_panel = message is not None and message.flags.ephemeral
-        if not interaction.response.is_done():
+        if not interaction.response.is_done() and (ephemeral_panel or version is None):
+            # Answered through the interaction's own messages (an ephemeral panel's edits,
+            # the typed move's private answer): "thinking" first.
             await interaction.response.defer(ephemeral=True, thinking=version is None)
-        seen = seen or await self.bot.tables.load(game_id)
-        said = self.done_text(seen[1], seen[0].seat_of(interaction.user.id), move)
-        played = await self.play_move(game_id, interaction.user.id, move, version, seen=seen)
-        async with answering_a_move_that_stands(game_id):
-            await self.answer_move(interaction, played, said, ephemeral_panel, version)
+        async with carrier.answered_by_the_move(interaction):
+            seen = seen or await self.bot.tables.load(game_id)
+            said = self.done_text(seen[1], seen[0].seat_of(interaction.user.id), move)
+            played = await self.play_move(game_id, interaction.user.id, move, version,
+                                          seen=seen)
+            async with answering_a_move_that_stands(game_id):
+                await self.answer_move(interaction, played, said, ephemeral_panel, version)
 
     async def answer_move(self, interaction: discord.Interaction, played: Played, said: str,
                           ephemeral_panel: bool, version: int | str | None) -> None:
@@ -1279,10 +1283,10 @@ class GameCog(commands.GroupCog):
             async with answering_a_move_that_stands(row.id):
                 await interaction.edit_original_response(content=said)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
+        async with carrier.answered_in_time(interaction, thinking=True):
+            await self.play_move(row.id, interaction.user.id, move, seen=(row, game))
         async with answering_a_move_that_stands(row.id):
-            await interaction.followup.send(said, ephemeral=True)
+            await carrier.reply(interaction, said)
 
     @move_command.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction,

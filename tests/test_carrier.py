@@ -10,6 +10,7 @@ import discord
 import pytest
 
 import bot.carrier as carrier
+from table_play import _message
 from test_lobby_flow import challenge_buttons, pick, start_game, thread_text
 
 
@@ -156,3 +157,52 @@ async def test_a_spent_token_leaves_the_book_and_rest_carries_the_move(fake, wor
     assert len(dm_posts(fake, new, world.alice, world.bob)) == 2   # both panels over REST
     for user in (world.alice, world.bob):
         assert "call heads" in " ".join(fake.dms_to(user)[-1].custom_ids)
+
+
+async def test_a_slow_move_is_answered_in_time_and_still_carried(fake, world, monkeypatch):
+    """Discord drops a click unanswered for 3 s: a move that takes longer than ANSWER_WITHIN
+    is answered "deferred" first, and its publishing still rides on the click."""
+    row = await start(fake, world)
+    monkeypatch.setattr(carrier, "ANSWER_WITHIN", 0.01)
+    play = fake.bot.tables.play
+    mark = len(fake.requests)
+    answered_before_the_move: list = []
+
+    async def slow(*args, **kwargs):
+        await __import__("asyncio").sleep(0.05)
+        answered_before_the_move.extend(r.callback_type for r in fake.requests[mark:])
+        return await play(*args, **kwargs)
+    monkeypatch.setattr(fake.bot.tables, "play", slow)
+    card = fake.messages_in(row.thread_id)[-1]
+    new = await fake.invoke(take(fake, card, 2, world.alice))
+    assert answered_before_the_move == [6]
+    assert [r.callback_type for r in new if r.route.endswith("/callback")] == [6]
+    assert rest_in(new, row.thread_id) == []
+    assert "Alice takes 2; 7 left." in fake.messages_in(row.thread_id)[-1].content
+
+
+async def test_a_typed_move_is_answered_once(fake, world, monkeypatch):
+    """`/<game> move` answers with its private reply alone, after the move (no "thinking…"
+    first); a slow one says "thinking…" in time and the reply fills it."""
+    row = await start(fake, world)
+    thread = fake.channels[row.thread_id]
+    new = await fake.invoke(fake.slash(fake.bot, "takeaway move", user=world.alice,
+                                       channel=thread, move="take 1"))
+    callbacks = [r for r in new if r.route.endswith("/callback")]
+    assert [r.callback_type for r in callbacks] == [4]
+    assert int(_message(callbacks[0])["flags"]) & 64  # private
+    assert "Alice takes 1; 8 left." in fake.messages_in(row.thread_id)[-1].content
+    monkeypatch.setattr(carrier, "ANSWER_WITHIN", 0.01)
+    play = fake.bot.tables.play
+
+    async def slow(*args, **kwargs):
+        await __import__("asyncio").sleep(0.05)
+        return await play(*args, **kwargs)
+    monkeypatch.setattr(fake.bot.tables, "play", slow)
+    new = await fake.invoke(fake.slash(fake.bot, "takeaway move", user=world.bob,
+                                       channel=thread, move="take 1"))
+    assert [r.callback_type for r in new if r.route.endswith("/callback")] == [5]
+    private = [m for m in map(_message, new) if m and int(m.get("flags") or 0) & 64]
+    # one private message: the "thinking…" the reply then filled
+    assert len({m["id"] for m in private}) == 1 and "take 1" in private[-1]["content"].lower()
+    assert "Bob takes 1; 7 left." in fake.messages_in(row.thread_id)[-1].content

@@ -1036,10 +1036,11 @@ async def test_the_placement_form_is_all_or_nothing(fake, world, monkeypatch):
     game = await game_of(fake, row)
     assert list(game.seats[0]["board"]) == ["GROW"] and game.seats[0]["locked"]
     dm = fake.dm_channel(world.alice).id
-    edits = [r for r in new if r.method in ("PATCH", "POST") and not r.route.endswith(
-        "/callback") and (r.args.get("channel_id") == dm or r.route.endswith("@original"))]
-    # the panel edited once, as the form's own answer (not over REST)
-    assert [(r.seam, r.route.rsplit("/", 1)[-1]) for r in edits] == [("webhook", "@original")]
+    edits = [r for r in new if r.method in ("PATCH", "POST") and (
+        r.args.get("channel_id") == dm or r.route.endswith("@original")
+        or r.callback_type in (6, 7))]
+    # the panel edited once, as the form's own answer (UPDATE_MESSAGE; not over REST)
+    assert [(r.seam, r.callback_type) for r in edits] == [("webhook", 7)]
     assert_no_secret(fake, row)
 
 

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 
 from PIL import Image
+from table_play import _message
 
 import bot.tables
 from bot.engine.tradeshowdown.cards import SAMPLE_CARDS
@@ -444,7 +445,8 @@ async def test_the_last_choice_turns_its_own_panel_into_the_window(fake, world, 
     # Bob's click: his pressed panel is now his window panel, edited once, not sent anew.
     assert len(fake.dms_to(world.bob)) == before and panel_of(fake, world.bob).id == pressed.id
     assert "Intimidate" in " ".join(labels(panel_of(fake, world.bob)))
-    to_bob = [r for r in fake.requests[mark:] if (r.response or {}).get("channel_id") == str(dm_b)
+    # (his click's own answer, UPDATE_MESSAGE, is that edit)
+    to_bob = [r for r in fake.requests[mark:] if (_message(r) or {}).get("channel_id") == str(dm_b)
               or r.args.get("channel_id") == dm_b]
     assert len(to_bob) == 1, [(r.method, r.route) for r in to_bob]
     # Alice waited: her window panel is a new message; no DM carries a file.
