@@ -46,11 +46,11 @@ class MenuItem:
     __slots__ = ("move", "step", "_label", "_effect", "_words")
 
     def __init__(self, move: str, label: str, effect: str = "", step: str = ""):
-        object.__setattr__(self, "move", move)
-        object.__setattr__(self, "step", step)
-        object.__setattr__(self, "_label", label)
-        object.__setattr__(self, "_effect", effect)
-        object.__setattr__(self, "_words", None)
+        _MOVE(self, move)
+        _STEP(self, step)
+        _LABEL(self, label)
+        _EFFECT(self, effect)
+        _WORDS(self, None)
 
     @classmethod
     def worded(cls, move: str, words: Callable[[], Any], step: str = "") -> "MenuItem":
@@ -58,17 +58,21 @@ class MenuItem:
         called when its label or effect is first read. The game it words from must stay as
         it was meanwhile: `Game.menu` registers such items, and the game words them before
         a move changes it (`Game.apply`)."""
-        item = cls(move, "", "", step)
-        object.__setattr__(item, "_words", words)
+        # Made directly (a menu makes a hundred or more of these a move): its slots set as
+        # __init__ sets them, `_words` to what words it.
+        item = _NEW(cls)
+        _MOVE(item, move)
+        _STEP(item, step)
+        _WORDS(item, words)
         return item
 
     def _said(self) -> None:
         words = self._words
         if words is not None:
             said = words()
-            object.__setattr__(self, "_label", said.label)
-            object.__setattr__(self, "_effect", said.effect)
-            object.__setattr__(self, "_words", None)
+            _LABEL(self, said.label)
+            _EFFECT(self, said.effect)
+            _WORDS(self, None)
 
     @property
     def label(self) -> str:
@@ -105,6 +109,13 @@ class MenuItem:
 
     def __reduce__(self):
         return (MenuItem, self._key())
+
+
+# The slots' own setters: the class refuses assignment (a value), so it sets them through
+# these, which skip that refusal (and the lookup by name object.__setattr__ makes).
+_NEW = object.__new__
+_MOVE, _STEP, _LABEL, _EFFECT, _WORDS = (MenuItem.__dict__[n].__set__ for n in (
+    "move", "step", "_label", "_effect", "_words"))
 
 
 @dataclass(frozen=True)
