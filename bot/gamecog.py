@@ -408,11 +408,17 @@ class GameCog(commands.GroupCog):
         due. Safe to call again for the same move (a repeat changes nothing it already did)."""
         held = _HeldNotes(asyncio.current_task(), played.row.id)
         token = _held_notes.set(held)
+        problem = None
         try:
             problem = await self._publish_held(played)
         finally:
             _held_notes.reset(token)
-            if held.changes:
+            if held.changes and problem == "":
+                # All of it published: the outbox row goes in the same write as the notes.
+                played.row.extra = await self.bot.store.save_published(
+                    played.row.id, played.row.version, held.changes)
+                played.published = True
+            elif held.changes:
                 played.row.extra = await self.bot.store.update_extra(played.row.id,
                                                                      **held.changes)
         # Its notes are stored: the bot's seats move now (their task reads the game again).

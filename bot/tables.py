@@ -73,6 +73,9 @@ class Played:
     cause: str = "move"          # move | timeout | resign | start | vote | abort
     by: int | None = None        # the user whose action this was (None: a timer, the bot)
     replayed: bool = False       # published again from the outbox after a crash
+    # Marked published by its publisher, in the write that stored its notes (one round trip
+    # fewer a move); else the table marks it when the publisher is done.
+    published: bool = False
 
     @property
     def finished(self) -> bool:
@@ -479,6 +482,8 @@ class Tables:
             log.exception("publishing game %s version %s failed", played.row.id,
                           played.row.version)
         # Done, or failed in a way a repeat would not mend: only a crash leaves it to replay.
+        if played.published:
+            return
         try:
             await self.store.published(played.row.id, played.row.version)
         except Exception:

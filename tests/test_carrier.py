@@ -206,3 +206,20 @@ async def test_a_typed_move_is_answered_once(fake, world, monkeypatch):
     # one private message: the "thinking…" the reply then filled
     assert len({m["id"] for m in private}) == 1 and "take 1" in private[-1]["content"].lower()
     assert "Bob takes 1; 7 left." in fake.messages_in(row.thread_id)[-1].content
+
+
+async def test_a_publish_ends_its_outbox_row_with_its_notes(fake, world, monkeypatch):
+    """One write as a publish finishes: its notes and its outbox row's end together
+    (`save_published`), not a write for each."""
+    row = await start(fake, world)
+    store, calls = fake.bot.store, []
+    for name in ("published", "save_published", "update_extra"):
+        original = getattr(store, name)
+
+        async def spy(*args, _name=name, _original=original, **kwargs):
+            calls.append(_name)
+            return await _original(*args, **kwargs)
+        monkeypatch.setattr(store, name, spy)
+    await fake.invoke(take(fake, fake.messages_in(row.thread_id)[-1], 2, world.alice))
+    assert calls == ["save_published"]
+    assert await store._all("SELECT id FROM outbox WHERE game_id=?", (row.id,)) == []

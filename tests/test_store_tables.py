@@ -439,6 +439,26 @@ async def test_a_published_move_leaves_no_outbox_row(tables, store, clock):
     assert await store.claim_outbox(clock()) == []
 
 
+async def test_a_publish_stores_its_notes_and_ends_its_outbox_row_in_one_write(tables, store):
+    """`save_published`: the notes merged as `update_extra` merges them, and the outbox rows
+    of that version and older gone; a newer version's row stays."""
+    gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
+    row = await store.get_game(gid)
+    await store.update_extra(gid, kept=1, turn={"a": 1})
+    await store.commit_move(gid, row.version, [Entry(1, "call heads", [])], row.state,
+                            cause="move", by=ALICE)
+    await store.commit_move(gid, row.version + 1, [Entry(2, "call tails", [])], row.state,
+                            cause="move", by=BOB)
+    assert len(await store._all("SELECT id FROM outbox WHERE game_id=?", (gid,))) == 2
+    extra = await store.save_published(gid, row.version + 1, {"turn": {"b": 2}, "new": [3]})
+    assert extra == {"kept": 1, "turn": {"b": 2}, "new": [3]} == await store.extra(gid)
+    left = await store._all("SELECT version FROM outbox WHERE game_id=?", (gid,))
+    assert [v for (v,) in left] == [row.version + 2]
+    with pytest.raises(ValueError):
+        await store.save_published(gid, row.version + 2, {"bad key": 1})
+    assert len(await store._all("SELECT id FROM outbox WHERE game_id=?", (gid,))) == 1
+
+
 async def test_one_read_of_the_game_row_per_move(tables, store, monkeypatch):
     gid = (await tables.create("coinflip", [ALICE, BOB])).row.id
     reads = []

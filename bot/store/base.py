@@ -38,6 +38,7 @@ from .schema import SCHEMA_VERSION, Migration, schema_problem
 _EXTRA_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _EVENT_SQL = ("INSERT INTO events (game_id, version, actor, move, created_at)"
               " VALUES (?, ?, ?, ?, ?)")
+_PUBLISHED_SQL = "DELETE FROM outbox WHERE game_id=? AND version<=?"
 _OUTBOX_SQL = ("INSERT INTO outbox (game_id, version, cause, by_user, entries, publish_after,"
                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
@@ -585,13 +586,29 @@ class Store(abc.ABC):
         transaction's four statements were a quarter of a move's). Returns them all."""
         if not changes:
             return await self.extra(game_id)
+        rows = await self._all(*self._extra_update(game_id, changes))
+        return self._merged(rows[0] if rows else None, changes)
+
+    def _extra_update(self, game_id: int, changes: dict[str, Any]) -> tuple[str, tuple]:
+        """The statement merging `changes` into a game's notes, returning them all."""
         for key in changes:
             if not _EXTRA_KEY.fullmatch(key):
                 raise ValueError(f"not a key for a game's notes: {key!r}")
         sql, args = self._merge_extra(changes)
-        rows = await self._all(f"UPDATE games SET extra={sql} WHERE id=? RETURNING extra",
-                               args + (game_id,))
-        return jsontext.loads(rows[0][0]) if rows else jsontext.loads(jsontext.dumps(changes))
+        return f"UPDATE games SET extra={sql} WHERE id=? RETURNING extra", args + (game_id,)
+
+    @staticmethod
+    def _merged(row: Any, changes: dict[str, Any]) -> dict[str, Any]:
+        return jsontext.loads(row[0]) if row else jsontext.copy(changes)
+
+    async def save_published(self, game_id: int, version: int,
+                             changes: dict[str, Any]) -> dict[str, Any]:
+        """`update_extra(game_id, **changes)` and `published(game_id, version)`: a publish's
+        notes and its outbox row's end, written as it finishes (a backend may do both in one
+        round trip). Returns the notes."""
+        extra = await self.update_extra(game_id, **changes)
+        await self.published(game_id, version)
+        return extra
 
     async def extra(self, game_id: int) -> dict[str, Any]:
         row = await self._one("SELECT extra FROM games WHERE id=?", (game_id,))
@@ -782,7 +799,7 @@ class Store(abc.ABC):
 
     async def published(self, game_id: int, version: int) -> None:
         """The move at `version` (and anything older) is published."""
-        await self._exec("DELETE FROM outbox WHERE game_id=? AND version<=?", (game_id, version))
+        await self._exec(_PUBLISHED_SQL, (game_id, version))
 
     async def claim_outbox(self, now: float, lease: float = 60.0, limit: int = 50,
                            backoff_cap: float = 1800.0) -> list[OutboxItem]:
