@@ -120,6 +120,7 @@ _pool: "_RenderPool | None" = None
 _workers = 0
 
 _PIPE_BYTES = 1 << 20  # a whole picture in the pipe at once: one wake-up to read it
+_LENGTH = struct.Struct("!Q")  # a reply: its length, then the pickle
 
 
 def _warm() -> None:
@@ -159,10 +160,10 @@ class _ExceptionWithTraceback:
 
 def _serve(requests, results) -> None:
     """A worker: warm up, then draw what the bot sends until it closes the request pipe."""
-    import pickle
     import signal
     # Ctrl-C reaches the whole process group: the bot stops us (it closes the pipes).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    out = results.fileno()
     _warm()
     while True:
         try:
@@ -181,14 +182,17 @@ def _serve(requests, results) -> None:
             except Exception as bad:
                 data = pickle.dumps((call, False, RuntimeError(
                     f"the render process could not send back {exc!r}: {bad!r}")))
+        # One write of length and pickle: the bot wakes once for the whole reply
+        reply = memoryview(_LENGTH.pack(len(data)) + data)
         try:
-            results.send_bytes(data)
+            while reply:
+                reply = reply[os.write(out, reply):]
         except OSError:  # the bot is gone or has stopped us
             return
 
 
 class _Worker:
-    __slots__ = ("process", "requests", "results", "fd", "future", "call", "buf")
+    __slots__ = ("process", "requests", "results", "fd", "future", "call", "buf", "have")
 
     def __init__(self, process, requests, results) -> None:
         self.process = process
@@ -197,7 +201,8 @@ class _Worker:
         self.fd = results.fileno()
         self.future: asyncio.Future | None = None  # the call being drawn
         self.call = 0
-        self.buf = bytearray()
+        self.buf = bytearray(_PIPE_BYTES)  # replies are read into it in place
+        self.have = 0
 
 
 def _set_pipe_size(conn) -> None:
@@ -282,36 +287,34 @@ class _RenderPool:
             self._break()
 
     def _readable(self, w: _Worker) -> None:
+        buf = w.buf
         try:
-            chunk = os.read(w.fd, _PIPE_BYTES)
+            with memoryview(buf) as free:
+                got = os.readv(w.fd, [free[w.have:]])
         except BlockingIOError:
             return
         except OSError:
-            chunk = b""
-        if not chunk:  # EOF: the worker died
+            got = 0
+        if not got:  # EOF: the worker died
             self._break()
             return
-        buf = w.buf
-        buf += chunk
-        # multiprocessing.Connection framing: "!i" length, or -1 and a "!Q" length
-        if len(buf) < 4:
+        w.have += got
+        if w.have < 8:
             return
-        (size,) = struct.unpack_from("!i", buf)
-        head = 4
-        if size == -1:
-            if len(buf) < 12:
-                return
-            (size,) = struct.unpack_from("!Q", buf, 4)
-            head = 12
-        if len(buf) < head + size:
+        end = 8 + _LENGTH.unpack_from(buf)[0]
+        if w.have < end:
+            if end > len(buf):  # bigger than the pipe (a long GIF): room for all of it
+                buf.extend(bytes(end - len(buf)))
             return
+        w.have = 0  # one call at a time per worker: nothing follows the reply
         with memoryview(buf) as view:
             try:
-                call, ok, value = pickle.loads(view[head:head + size])
+                call, ok, value = pickle.loads(view[8:end])
             except Exception as exc:  # an exception type that will not unpickle here
                 call, ok, value = w.call, False, RuntimeError(
                     f"a render process's reply could not be read: {exc!r}")
-        del buf[:head + size]
+        if len(buf) > _PIPE_BYTES:
+            del buf[_PIPE_BYTES:]
         future, w.future = w.future, None
         # (no call id: the worker could not even read the call, e.g. `fn` is not importable)
         if future is not None and call in (w.call, None) and not future.done():

@@ -150,6 +150,12 @@ def _not_a_picture(values):
     return {"values": values}
 
 
+def _big(size, seed):
+    """A picture of `size` bytes (more than a pipe holds: read in several pieces)."""
+    import random
+    return rendering.Picture(random.Random(seed).randbytes(size), "big", "big.png")
+
+
 async def test_a_picture_drawn_in_a_worker_equals_one_drawn_in_a_thread(monkeypatch):
     monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
     threaded = await rendering.render_async(render_dice_row, [6, 5, 4, 3], 6, "Same")
@@ -244,3 +250,17 @@ def test_the_pool_outlives_one_event_loop_and_serves_the_next(monkeypatch):
         assert rendering.worker_pids() == pids
     finally:
         rendering.shutdown_processes()
+
+
+async def test_replies_bigger_than_the_pipe_arrive_whole(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(2)
+    try:
+        sizes = [3_000_000, 10, 150_000, 1 << 20, 2_500_000, 70_000]
+        pictures = await asyncio.gather(*(rendering.render_async(_big, size, seed)
+                                          for seed, size in enumerate(sizes)))
+        small = await rendering.render_async(render_dice_row, [2, 3], 6, "After")
+    finally:
+        rendering.shutdown_processes()
+    assert [p.png for p in pictures] == [_big(size, seed).png for seed, size in enumerate(sizes)]
+    assert small.png == render_dice_row([2, 3], 6, "After").png
