@@ -109,13 +109,15 @@ def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
 # start): views are plain data, and threads would share one core through the GIL, so a
 # 2-core machine drew at the speed of one. Without it (tests, offline tools) a thread draws.
 #
-# The pool is our own, not a ProcessPoolExecutor: that one costs the bot's process 170-350 us
-# of CPU a picture (its queue feeder thread, its management thread, locks, wake-up pipes and
-# GIL hand-offs between them), ours about a third of it (issue #23). No thread of its own: a
-# call is pickled on the event loop and written to an idle worker's request pipe; the worker's
-# result pipe is watched by the running loop (`add_reader`), read without blocking as it
-# arrives, and resolves that call's future. One call at a time per worker, so a write never
-# waits on a busy worker; calls beyond that wait in a FIFO here for the first idle one.
+# The pool is our own, not a ProcessPoolExecutor: that one cost the bot's process 170-260 us
+# of CPU for a 10 KB picture and 300-320 us for 150 KB (its queue feeder thread, its management
+# thread, locks, wake-up pipes and GIL hand-offs between them); ours 25-50 and 65-90 us
+# (issue #23). No thread of its own: a call is pickled on the event loop and written to an idle
+# worker's request pipe; the worker's result pipe is watched by the running loop
+# (`add_reader`), read without blocking into a buffer as it arrives, and the whole reply
+# resolves that call's future. One call at a time per worker, so a write never waits on a busy
+# worker; calls beyond that wait in a FIFO here for the first idle one. A worker that dies
+# fails the calls with BrokenProcessPool, as the executor did (render_async starts new ones).
 _pool: "_RenderPool | None" = None
 _workers = 0
 
@@ -241,7 +243,7 @@ class _RenderPool:
             self._idle.append(worker)
 
     def pids(self) -> list[int]:
-        return [w.process.pid for w in self._workers] if not self._broken else []
+        return [] if self._broken or self._closed else [w.process.pid for w in self._workers]
 
     def submit(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> asyncio.Future:
         """A future for `fn(*args, **kwargs)` drawn in a worker; call from the running loop."""
@@ -339,30 +341,27 @@ class _RenderPool:
     def _break(self) -> None:
         """A worker died: fail every call (BrokenProcessPool, as a ProcessPoolExecutor does;
         render_async starts a fresh pool) and stop the others."""
-        if self._broken:
-            return
-        self._broken = True
-        failed = [w.future for w in self._workers] + [c[0] for c in self._waiting]
-        self._waiting.clear()
-        for future in failed:
-            if future is not None and not future.done():
-                future.set_exception(BrokenProcessPool("a render process died"))
-        self.shutdown()
+        if not self._broken:
+            self._broken = True
+            self.shutdown("a render process died")
 
-    def shutdown(self) -> None:
-        """Stop the workers now (a drawing under way is dropped) and reap them."""
+    def shutdown(self, why: str = "the render processes were stopped") -> None:
+        """Stop the workers now and reap them. Calls not yet answered fail with
+        BrokenProcessPool: render_async draws them in a thread instead."""
         if self._closed:
             return
         self._closed = True
         self._detach()
-        for w in self._workers:
-            w.requests.close()
-            w.results.close()
-            w.future = None
-        for future, _, _ in self._waiting:
-            future.cancel()
+        pending = [w.future for w in self._workers] + [c[0] for c in self._waiting]
         self._waiting.clear()
         self._idle.clear()
+        for w in self._workers:
+            w.future = None
+            w.requests.close()
+            w.results.close()
+        for future in pending:
+            if future is not None and not future.done() and not future.get_loop().is_closed():
+                future.set_exception(BrokenProcessPool(why))
         for w in self._workers:
             w.process.terminate()
         for w in self._workers:

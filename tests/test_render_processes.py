@@ -150,6 +150,12 @@ def _not_a_picture(values):
     return {"values": values}
 
 
+def _sleepy(seconds, values):
+    import time
+    time.sleep(seconds)
+    return render_dice_row(values, 6, "Sleepy")
+
+
 def _big(size, seed):
     """A picture of `size` bytes (more than a pipe holds: read in several pieces)."""
     import random
@@ -264,3 +270,27 @@ async def test_replies_bigger_than_the_pipe_arrive_whole(monkeypatch):
         rendering.shutdown_processes()
     assert [p.png for p in pictures] == [_big(size, seed).png for seed, size in enumerate(sizes)]
     assert small.png == render_dice_row([2, 3], 6, "After").png
+
+
+async def test_calls_in_flight_when_the_pool_stops_are_drawn_in_a_thread(monkeypatch, caplog):
+    import time
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(1)
+    try:
+        await rendering.render_async(render_dice_row, [1], 6, "Warm")
+        calls = [asyncio.ensure_future(rendering.render_async(_sleepy, 0.3, [n]))
+                 for n in range(1, 4)]  # one being drawn, two waiting
+        await asyncio.sleep(0.1)
+        pool = rendering.picture._pool
+        [pid] = rendering.worker_pids()
+        started = time.perf_counter()
+    finally:
+        rendering.shutdown_processes()
+    assert time.perf_counter() - started < 0.5  # the caller is not held up
+    pictures = await asyncio.wait_for(asyncio.gather(*calls), 5)
+    assert [p.png for p in pictures] == [_sleepy(0, [n]).png for n in range(1, 4)]
+    assert pool._closed and not pool._waiting and rendering.picture._pool is None
+    assert "render process died" not in caplog.text
+    import os
+    with pytest.raises(ChildProcessError):  # reaped
+        os.waitpid(pid, os.WNOHANG)
