@@ -185,10 +185,10 @@ def _serve(requests, results) -> None:
                 data = pickle.dumps((call, False, RuntimeError(
                     f"the render process could not send back {exc!r}: {bad!r}")))
         # One write of length and pickle: the bot wakes once for the whole reply
-        reply = memoryview(_LENGTH.pack(len(data)) + data)
+        unsent = memoryview(_LENGTH.pack(len(data)) + data)
         try:
-            while reply:
-                reply = reply[os.write(out, reply):]
+            while unsent:
+                unsent = unsent[os.write(out, unsent):]
         except OSError:  # the bot is gone or has stopped us
             return
 
