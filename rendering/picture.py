@@ -13,15 +13,15 @@ other varying metadata, so the same board gives the same bytes (tests compare by
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import io
 import logging
 import multiprocessing
 import os
+import pickle
 import re
-from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
+import struct
+from collections import OrderedDict, deque
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -108,8 +108,21 @@ def to_png(img: Image.Image, alt: str, filename: str) -> Picture:
 # Pictures are drawn in worker processes when `use_processes(n)` was called (the bot does at
 # start): views are plain data, and threads would share one core through the GIL, so a
 # 2-core machine drew at the speed of one. Without it (tests, offline tools) a thread draws.
-_pool: ProcessPoolExecutor | None = None
+#
+# The pool is our own, not a ProcessPoolExecutor: that one cost the bot's process 170-260 us
+# of CPU for a 10 KB picture and 300-320 us for 150 KB (its queue feeder thread, its management
+# thread, locks, wake-up pipes and GIL hand-offs between them); ours 25-50 and 65-90 us
+# (issue #23). No thread of its own: a call is pickled on the event loop and written to an idle
+# worker's request pipe; the worker's result pipe is watched by the running loop
+# (`add_reader`), read without blocking into a buffer as it arrives, and the whole reply
+# resolves that call's future. One call at a time per worker, so a write never waits on a busy
+# worker; calls beyond that wait in a FIFO here for the first idle one. A worker that dies
+# fails the calls with BrokenProcessPool, as the executor did (render_async starts new ones).
+_pool: "_RenderPool | None" = None
 _workers = 0
+
+_PIPE_BYTES = 1 << 20  # a whole picture in the pipe at once: one wake-up to read it
+_LENGTH = struct.Struct("!Q")  # a reply: its length, then the pickle
 
 
 def _warm() -> None:
@@ -123,32 +136,260 @@ def _warm() -> None:
         importlib.import_module(f"rendering.{info.name}")
 
 
+class _RemoteTraceback(Exception):
+    """The worker's traceback, as the `__cause__` of an exception raised there."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def _with_remote_traceback(exc: BaseException, tb: str) -> BaseException:
+    exc.__cause__ = _RemoteTraceback(tb)
+    return exc
+
+
+class _ExceptionWithTraceback:
+    """An exception raised in the worker, pickled with its traceback as text."""
+
+    def __init__(self, exc: BaseException) -> None:
+        import traceback
+        self.exc = exc
+        self.tb = '\n"""\n' + "".join(traceback.format_exception(exc)) + '"""'
+
+    def __reduce__(self):
+        return _with_remote_traceback, (self.exc, self.tb)
+
+
+def _serve(requests, results) -> None:
+    """A worker: warm up, then draw what the bot sends until it closes the request pipe."""
+    import signal
+    # Ctrl-C reaches the whole process group: the bot stops us (it closes the pipes).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    out = results.fileno()
+    _warm()
+    while True:
+        try:
+            request = requests.recv_bytes()
+        except (EOFError, OSError):
+            return
+        call = None
+        try:
+            call, fn, args, kwargs = pickle.loads(request)
+            reply = (call, True, fn(*args, **kwargs))
+            data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:  # noqa: B036 - it is the caller's to see
+            try:
+                data = pickle.dumps((call, False, _ExceptionWithTraceback(exc)),
+                                    pickle.HIGHEST_PROTOCOL)
+            except Exception as bad:
+                data = pickle.dumps((call, False, RuntimeError(
+                    f"the render process could not send back {exc!r}: {bad!r}")))
+        # One write of length and pickle: the bot wakes once for the whole reply
+        unsent = memoryview(_LENGTH.pack(len(data)) + data)
+        try:
+            while unsent:
+                unsent = unsent[os.write(out, unsent):]
+        except OSError:  # the bot is gone or has stopped us
+            return
+
+
+class _Worker:
+    __slots__ = ("process", "requests", "results", "fd", "future", "call", "buf", "have")
+
+    def __init__(self, process, requests, results) -> None:
+        self.process = process
+        self.requests = requests  # Connection we write calls to
+        self.results = results    # Connection whose (non-blocking) fd we read replies from
+        self.fd = results.fileno()
+        self.future: asyncio.Future | None = None  # the call being drawn
+        self.call = 0
+        self.buf = bytearray(_PIPE_BYTES)  # replies are read into it in place
+        self.have = 0
+
+
+def _set_pipe_size(conn) -> None:
+    try:
+        import fcntl
+        fcntl.fcntl(conn.fileno(), fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):
+        pass  # not Linux, or over the system's limit: more, smaller reads
+
+
+class _RenderPool:
+    """`workers` spawned render processes, fed from the event loop that calls `submit`."""
+
+    def __init__(self, workers: int) -> None:
+        ctx = multiprocessing.get_context("spawn")  # a fork of a process with a loop and
+        self._workers: list[_Worker] = []           # threads is not safe
+        self._idle: deque[_Worker] = deque()
+        self._waiting: deque[tuple[asyncio.Future, int, bytes]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._calls = 0
+        self._broken = False
+        self._closed = False
+        for _ in range(workers):
+            req_r, req_w = ctx.Pipe(duplex=False)
+            res_r, res_w = ctx.Pipe(duplex=False)
+            _set_pipe_size(req_w)
+            _set_pipe_size(res_w)
+            process = ctx.Process(target=_serve, args=(req_r, res_w), daemon=True,
+                                  name="render")
+            process.start()
+            req_r.close()
+            res_w.close()
+            os.set_blocking(res_r.fileno(), False)
+            worker = _Worker(process, req_w, res_r)
+            self._workers.append(worker)
+            self._idle.append(worker)
+
+    def pids(self) -> list[int]:
+        return [] if self._broken or self._closed else [w.process.pid for w in self._workers]
+
+    def submit(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> asyncio.Future:
+        """A future for `fn(*args, **kwargs)` drawn in a worker; call from the running loop."""
+        if self._broken or self._closed:
+            raise BrokenProcessPool("the render processes are stopped")
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._attach(loop)
+        self._calls += 1
+        call = self._calls
+        data = pickle.dumps((call, fn, args, kwargs), pickle.HIGHEST_PROTOCOL)
+        future = loop.create_future()
+        if self._idle:
+            self._send(self._idle.popleft(), future, call, data)
+        else:
+            self._waiting.append((future, call, data))
+        return future
+
+    def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Watch the result pipes from `loop` (the pool may outlive an `asyncio.run`)."""
+        self._detach()
+        for w in self._workers:
+            if w.future is not None and w.future.get_loop() is not loop:
+                w.future = None  # its loop is gone: the reply is read and dropped
+            loop.add_reader(w.fd, self._readable, w)
+        self._loop = loop
+        self._waiting = deque(c for c in self._waiting if c[0].get_loop() is loop)
+
+    def _detach(self) -> None:
+        loop, self._loop = self._loop, None
+        if loop is not None and not loop.is_closed():
+            for w in self._workers:
+                try:
+                    loop.remove_reader(w.fd)
+                except (ValueError, OSError, RuntimeError):
+                    pass
+
+    def _send(self, w: _Worker, future: asyncio.Future, call: int, data: bytes) -> None:
+        w.future, w.call = future, call
+        try:
+            w.requests.send_bytes(data)
+        except OSError:  # the worker is gone
+            self._break()
+
+    def _readable(self, w: _Worker) -> None:
+        buf = w.buf
+        try:
+            with memoryview(buf) as free:
+                got = os.readv(w.fd, [free[w.have:]])
+        except BlockingIOError:
+            return
+        except OSError:
+            got = 0
+        if not got:  # EOF: the worker died
+            self._break()
+            return
+        w.have += got
+        if w.have < 8:
+            return
+        end = 8 + _LENGTH.unpack_from(buf)[0]
+        if w.have < end:
+            if end > len(buf):  # bigger than the pipe (a long GIF): room for all of it
+                buf.extend(bytes(end - len(buf)))
+            return
+        w.have = 0  # one call at a time per worker: nothing follows the reply
+        with memoryview(buf) as view:
+            try:
+                call, ok, value = pickle.loads(view[8:end])
+            except Exception as exc:  # an exception type that will not unpickle here
+                call, ok, value = w.call, False, RuntimeError(
+                    f"a render process's reply could not be read: {exc!r}")
+        if len(buf) > _PIPE_BYTES:
+            del buf[_PIPE_BYTES:]
+        future, w.future = w.future, None
+        # (no call id: the worker could not even read the call, e.g. `fn` is not importable)
+        if future is not None and call in (w.call, None) and not future.done():
+            try:
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+            except (TypeError, RuntimeError) as exc:  # StopIteration, say
+                future.set_exception(RuntimeError(f"render process raised {value!r}: {exc}"))
+        self._next(w)
+
+    def _next(self, w: _Worker) -> None:
+        """`w` is idle: the first waiting call that is still wanted, if any."""
+        while self._waiting:
+            future, call, data = self._waiting.popleft()
+            if not future.done():
+                self._send(w, future, call, data)
+                return
+        self._idle.append(w)
+
+    def _break(self) -> None:
+        """A worker died: fail every call (BrokenProcessPool, as a ProcessPoolExecutor does;
+        render_async starts a fresh pool) and stop the others."""
+        if not self._broken:
+            self._broken = True
+            self.shutdown("a render process died")
+
+    def shutdown(self, why: str = "the render processes were stopped") -> None:
+        """Stop the workers now and reap them. Calls not yet answered fail with
+        BrokenProcessPool: render_async draws them in a thread instead."""
+        if self._closed:
+            return
+        self._closed = True
+        self._detach()
+        pending = [w.future for w in self._workers] + [c[0] for c in self._waiting]
+        self._waiting.clear()
+        self._idle.clear()
+        for w in self._workers:
+            w.future = None
+            w.requests.close()
+            w.results.close()
+        for future in pending:
+            if future is not None and not future.done() and not future.get_loop().is_closed():
+                future.set_exception(BrokenProcessPool(why))
+        for w in self._workers:
+            w.process.terminate()
+        for w in self._workers:
+            w.process.join(1)  # a terminated process is gone within milliseconds
+
+
 def use_processes(workers: int) -> None:
     """Draw in `workers` processes from now on (0: in threads, as before)."""
     global _pool, _workers
     shutdown_processes()
     _workers = workers
     if workers > 0:
-        # spawn: a fork of a process with an event loop and threads is not safe.
-        _pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm,
-                                    mp_context=multiprocessing.get_context("spawn"))
-        # Start them all now (the pool starts one per waiting job): the first moves after a
-        # start should not wait for a process to boot and import the renderers.
-        for _ in range(workers):
-            _pool.submit(os.getpid)
+        # All started now, not at the first picture: the first moves after a start should not
+        # wait for a process to boot and import the renderers.
+        _pool = _RenderPool(workers)
 
 
 def shutdown_processes() -> None:
     global _pool, _workers
     _workers = 0
     if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool.shutdown()
         _pool = None
 
 
 def worker_pids() -> list[int]:
-    """The render processes' ids (none before the first picture, or in thread mode)."""
-    return list(getattr(_pool, "_processes", None) or {})
+    """The render processes' ids (none in thread mode)."""
+    return _pool.pids() if _pool is not None else []
 
 
 # The same view draws the same picture: a board re-sent unchanged (a new turn message showing
@@ -183,9 +424,8 @@ async def render_async(fn: Callable[..., Picture], *args: Any, **kwargs: Any) ->
         return _cache[key]
     if _pool is not None:
         pool = _pool
-        loop = asyncio.get_running_loop()
         try:
-            picture = await loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+            picture = await pool.submit(fn, args, kwargs)
         except BrokenProcessPool:
             # A worker died (killed for memory, a crash in Pillow): every later picture
             # would fail the same way. A fresh pool takes over, and this one is drawn here.

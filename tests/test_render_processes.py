@@ -139,3 +139,158 @@ async def test_a_dead_render_process_is_replaced(monkeypatch, caplog):
     finally:
         rendering.shutdown_processes()
     assert "render process died" in caplog.text
+
+
+def _refuse(values):
+    """A renderer that fails in the worker (module level: a worker imports it by name)."""
+    raise ValueError(f"no dice {values}")
+
+
+def _not_a_picture(values):
+    return {"values": values}
+
+
+def _sleepy(seconds, values):
+    import time
+    time.sleep(seconds)
+    return render_dice_row(values, 6, "Sleepy")
+
+
+def _big(size, seed):
+    """A picture of `size` bytes (more than a pipe holds: read in several pieces)."""
+    import random
+    return rendering.Picture(random.Random(seed).randbytes(size), "big", "big.png")
+
+
+async def test_a_picture_drawn_in_a_worker_equals_one_drawn_in_a_thread(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    threaded = await rendering.render_async(render_dice_row, [6, 5, 4, 3], 6, "Same")
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(2)
+    try:
+        drawn = await rendering.render_async(render_dice_row, [6, 5, 4, 3], 6, "Same")
+    finally:
+        rendering.shutdown_processes()
+    assert drawn == threaded and drawn is not threaded
+
+
+async def test_a_killed_worker_falls_back_to_a_thread_and_fresh_workers_take_over(
+        monkeypatch, caplog):
+    import os
+    import signal
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(2)
+    try:
+        await asyncio.gather(*(rendering.render_async(render_dice_row, [n], 6, "Warm")
+                               for n in range(1, 5)))
+        old = rendering.worker_pids()
+        broken = rendering.picture._pool
+        os.kill(old[0], signal.SIGKILL)
+        # drawn while the pool has not noticed yet, or after: either way a picture comes back
+        pictures = await asyncio.gather(*(rendering.render_async(render_dice_row, [n], 6, "Kill")
+                                          for n in range(1, 7)))
+        assert [p.png for p in pictures] == [render_dice_row([n], 6, "Kill").png
+                                             for n in range(1, 7)]
+        for _ in range(100):
+            if broken._broken:
+                break
+            await asyncio.sleep(0.02)
+        assert broken._broken and broken.pids() == []
+        if rendering.picture._pool is broken:  # every call above was drawn before the death
+            await rendering.render_async(render_dice_row, [6, 6], 6, "Notice")
+        fresh = rendering.worker_pids()
+        assert len(fresh) == 2 and not set(fresh) & set(old)
+        again = await asyncio.gather(*(rendering.render_async(render_dice_row, [n, n], 6, "New")
+                                       for n in range(1, 4)))
+        assert [p.png for p in again] == [render_dice_row([n, n], 6, "New").png
+                                          for n in range(1, 4)]
+        assert rendering.worker_pids() == fresh
+    finally:
+        rendering.shutdown_processes()
+    assert "a render process died; starting the render processes again" in caplog.text
+    for pid in old:  # reaped, not left as zombies
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+async def test_fifty_calls_at_once_on_two_workers_all_resolve(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(2)
+    try:
+        views = [[1 + n % 6, 1 + n // 6 % 6, 1 + n // 36] for n in range(50)]
+        pictures = await asyncio.gather(*(rendering.render_async(render_dice_row, v, 6, "Many")
+                                          for v in views))
+        pool = rendering.picture._pool
+        assert len(pool._idle) == 2 and not pool._waiting
+    finally:
+        rendering.shutdown_processes()
+    assert [p.png for p in pictures] == [render_dice_row(v, 6, "Many").png for v in views]
+
+
+async def test_an_exception_in_the_worker_reaches_the_caller(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(1)
+    try:
+        pool = rendering.picture._pool
+        with pytest.raises(ValueError, match=r"no dice \[1, 2\]") as caught:
+            await rendering.render_async(_refuse, [1, 2])
+        assert "_refuse" in str(caught.value.__cause__)  # the worker's traceback
+        with pytest.raises(TypeError, match="not a Picture"):
+            await rendering.render_async(_not_a_picture, [3])
+        # the worker is still there and draws the next picture
+        picture = await rendering.render_async(render_dice_row, [5], 6, "After")
+        assert picture.png == render_dice_row([5], 6, "After").png
+        assert rendering.picture._pool is pool and not pool._broken
+    finally:
+        rendering.shutdown_processes()
+
+
+def test_the_pool_outlives_one_event_loop_and_serves_the_next(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(1)  # before any loop runs, as the bot starts
+    try:
+        pids = rendering.worker_pids()
+        for n in range(1, 4):
+            picture = asyncio.run(rendering.render_async(render_dice_row, [n], 6, "Loop"))
+            assert picture.png == render_dice_row([n], 6, "Loop").png
+        assert rendering.worker_pids() == pids
+    finally:
+        rendering.shutdown_processes()
+
+
+async def test_replies_bigger_than_the_pipe_arrive_whole(monkeypatch):
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(2)
+    try:
+        sizes = [3_000_000, 10, 150_000, 1 << 20, 2_500_000, 70_000]
+        pictures = await asyncio.gather(*(rendering.render_async(_big, size, seed)
+                                          for seed, size in enumerate(sizes)))
+        small = await rendering.render_async(render_dice_row, [2, 3], 6, "After")
+    finally:
+        rendering.shutdown_processes()
+    assert [p.png for p in pictures] == [_big(size, seed).png for seed, size in enumerate(sizes)]
+    assert small.png == render_dice_row([2, 3], 6, "After").png
+
+
+async def test_calls_in_flight_when_the_pool_stops_are_drawn_in_a_thread(monkeypatch, caplog):
+    import time
+    monkeypatch.setattr(rendering.picture, "_cache", type(rendering.picture._cache)())
+    rendering.use_processes(1)
+    try:
+        await rendering.render_async(render_dice_row, [1], 6, "Warm")
+        calls = [asyncio.ensure_future(rendering.render_async(_sleepy, 0.3, [n]))
+                 for n in range(1, 4)]  # one being drawn, two waiting
+        await asyncio.sleep(0.1)
+        pool = rendering.picture._pool
+        [pid] = rendering.worker_pids()
+        started = time.perf_counter()
+    finally:
+        rendering.shutdown_processes()
+    assert time.perf_counter() - started < 0.5  # the caller is not held up
+    pictures = await asyncio.wait_for(asyncio.gather(*calls), 5)
+    assert [p.png for p in pictures] == [_sleepy(0, [n]).png for n in range(1, 4)]
+    assert pool._closed and not pool._waiting and rendering.picture._pool is None
+    assert "render process died" not in caplog.text
+    import os
+    with pytest.raises(ChildProcessError):  # reaped
+        os.waitpid(pid, os.WNOHANG)
