@@ -14,7 +14,11 @@ Discord's global rate limit (the bot's own REST) and interaction requests (callb
 @original edits: free of it), and the bot-wide ceiling is `50 / global-bound requests per move`.
 `--direct` moves through `tables.play` instead, as this bench did before.
 
+A last step makes moves back to back (each as soon as the last is done): the bot's CPU a move
+without the pacing's waits, which cost every part of the process alike (issue #23).
+
 Keys: `load.steps`, `load.saturation_moves_per_s`, `load.p99_ms_at_50`, `memory.mb_1000_open`,
+`load.bot_cpu_ms_per_move_at_50`, `load.bot_cpu_ms_per_move_back_to_back`,
 `load.global_requests_per_move`, `load.interaction_requests_per_move`,
 `load.bot_wide_ceiling_moves_per_s`, `load.moves_as`, and the same under
 `load.at_100k_finished.*` for a store that already holds 100k finished games (inserted directly
@@ -41,7 +45,9 @@ from bot.engine import KINDS
 from bot.engine.core import CHANCE, RuleError
 
 OPEN_GAMES = 1000
-RATES = (10, 25, 50, 100, 200)
+# 0: back to back, each move as soon as the last is done (BACK_TO_BACK_MOVES of them)
+RATES = (10, 25, 50, 100, 200, 0)
+BACK_TO_BACK_MOVES = 600
 STEP_SECONDS = 4.0
 OPTIONS = {"diemen": {"mode": "simulated"}, "slideslam": {"first_player": "random"}}
 TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
@@ -377,13 +383,20 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                         latencies.append((time.perf_counter() - start) * 1000)
 
                 t0 = time.perf_counter()
-                n = int(rate * seconds)
-                for k in range(n):
-                    delay = t0 + k / rate - time.perf_counter()
-                    if delay > 0:
-                        await asyncio.sleep(delay)
-                    tasks.append(asyncio.create_task(one()))
-                await asyncio.gather(*tasks)
+                if not rate:
+                    # The bot's CPU a move where nothing else decides it: at a paced rate the
+                    # same moves cost 20-30% more CPU than back to back, the bench's own
+                    # players and the collector's passes as much as the bot (the process
+                    # waits between moves, and wakes slower), so this is the bot's own figure.
+                    for _ in range(BACK_TO_BACK_MOVES):
+                        await one()
+                else:
+                    for k in range(int(rate * seconds)):
+                        delay = t0 + k / rate - time.perf_counter()
+                        if delay > 0:
+                            await asyncio.sleep(delay)
+                        tasks.append(asyncio.create_task(one()))
+                    await asyncio.gather(*tasks)
                 elapsed = time.perf_counter() - t0
                 per = max(done, 1)
                 main_ms = (time.process_time() - cpu0) * 1000 / per
@@ -393,7 +406,7 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
                 fake_ms = meter.serving * 1000 / per
                 render_ms = (sum(_cpu_s(p) for p in rendering.worker_pids()) - workers0) \
                     * 1000 / per
-                steps.append({"offered_per_s": rate, "done_per_s": round(done / elapsed, 1),
+                steps.append({"offered_per_s": rate or "back to back", "done_per_s": round(done / elapsed, 1),
                               "p50_ms": round(_pct(latencies, 50), 1),
                               "p99_ms": round(_pct(latencies, 99), 1),
                               "rss_mb": round(_rss_mb() + sum(_rss_mb(p) for p in
@@ -417,9 +430,14 @@ async def run(open_games: int = OPEN_GAMES, rates=RATES, seconds: float = STEP_S
         finally:
             await fake.stop(check=False)
             gc.unfreeze()
-    at_50 = next((s for s in steps if s["offered_per_s"] == 50), steps[-1])
+    paced = [s for s in steps if s["offered_per_s"] != "back to back"] or steps
+    at_50 = next((s for s in paced if s["offered_per_s"] == 50), paced[-1])
+    back = next((s for s in steps if s["offered_per_s"] == "back to back"), None)
     return {"load.steps": steps,
-            "load.saturation_moves_per_s": max(s["done_per_s"] for s in steps),
+            "load.saturation_moves_per_s": max(s["done_per_s"] for s in paced),
+            "load.bot_cpu_ms_per_move_at_50": at_50["cpu_ms_per_move"]["bot_process"],
+            "load.bot_cpu_ms_per_move_back_to_back": back and back["cpu_ms_per_move"][
+                "bot_process"],
             "load.p99_ms_at_50": at_50["p99_ms"],
             "load.http_per_move": round(statistics.median(s["http_per_move"] for s in steps), 2),
             "load.global_requests_per_move": (g := round(statistics.median(
