@@ -125,6 +125,8 @@ class Meter:
         """Count what the SQLite connection runs (its trace sees statements sent together)."""
         if getattr(store, "backend", "") == "sqlite":
             await store.db.set_trace_callback(self._statement)
+            if store._here is not None:  # the event loop's own connection too
+                store._here.set_trace_callback(self._statement)
 
     def _statement(self, _sql: str) -> None:
         self.statements += 1

@@ -518,6 +518,8 @@ async def test_a_running_games_move_is_one_trip_to_the_sqlite_thread(tmp_path):
     database thread as one call (through public aiosqlite and sqlite3 API); a stale move is
     one call too, and leaves nothing behind."""
     store = await Store.open(tmp_path / "trip.db")
+    store._here.close()
+    store._here = None  # the database thread's path (the loop's own: the next test)
     try:
         gid = await store.create_game("coinflip", None, 1, None, [ALICE, BOB], {}, "s", {})
         trips: list[str] = []
@@ -542,5 +544,40 @@ async def test_a_running_games_move_is_one_trip_to_the_sqlite_thread(tmp_path):
                 await store.commit_move(gid, 2, [Entry(0, "d")], {"n": 3})
                 1 / 0
         assert (await store.get_game(gid)).version == 2
+    finally:
+        await store.close()
+
+
+async def test_a_move_commits_in_the_loops_thread_unless_the_database_is_busy(tmp_path):
+    """A move's commit, its publish's notes and a game's read run on the event loop's own
+    connection, no trip to the database thread; while another connection (another process)
+    writes, they go to the database thread, which waits for it, and commit once."""
+    import sqlite3
+    store = await Store.open(tmp_path / "here.db")
+    try:
+        gid = await store.create_game("coinflip", None, 1, None, [ALICE, BOB], {}, "s", {})
+        trips: list[str] = []
+        for name in ("execute", "execute_fetchall", "executemany"):
+            real = getattr(store.db, name)
+
+            def counted(*args, _real=real, _name=name, **kw):
+                trips.append(_name)
+                return _real(*args, **kw)
+            setattr(store.db, name, counted)
+        version = await store.commit_move(gid, 0, [Entry(0, "a")], {"n": 1}, cause="move")
+        extra = await store.save_published(gid, version, {"turn": 1})
+        row = await store.get_game(gid)
+        assert trips == [] and row.version == 1 and extra == {"turn": 1} == row.extra
+        other = sqlite3.connect(tmp_path / "here.db", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process writing
+        commit = asyncio.ensure_future(store.commit_move(gid, 1, [Entry(1, "b")], {"n": 2},
+                                                         cause="move"))
+        await asyncio.sleep(0.05)
+        assert not commit.done() and trips  # sent to the database thread, which waits
+        other.execute("COMMIT")
+        other.close()
+        assert await commit == 2
+        assert await store.entries(gid) == [("1", "a"), ("2", "b")]
+        assert len(await store._all("SELECT id FROM outbox WHERE game_id=?", (gid,))) == 1
     finally:
         await store.close()
