@@ -124,9 +124,8 @@ class Meter:
     async def count_statements(self, store) -> None:
         """Count what the SQLite connection runs (its trace sees statements sent together)."""
         if getattr(store, "backend", "") == "sqlite":
-            await store.db.set_trace_callback(self._statement)
-            if store._here is not None:  # the event loop's own connection too
-                store._here.set_trace_callback(self._statement)
+            await getattr(store, "set_trace_callback", store.db.set_trace_callback)(
+                self._statement)   # (every connection the store has)
 
     def _statement(self, _sql: str) -> None:
         self.statements += 1

@@ -84,7 +84,7 @@ async def test_a_move_reads_the_game_row_once(tmp_path):
     try:
         played = await tables.create("coinflip", [111, 222])
         counted = Counted()
-        await store.db.set_trace_callback(counted)
+        await store.set_trace_callback(counted)
         seat = next(a for a in played.game.actors() if a != "chance")
         move = played.game.legal(seat)[0]
         await tables.play(played.row.id, played.row.players[seat], move)
@@ -116,7 +116,7 @@ async def test_panel_versions_are_worked_out_from_the_commits(tmp_path):
         played = await tables.create("coinflip", [111, 222])
         gid = played.row.id
         counted = Counted()
-        await store.db.set_trace_callback(counted)
+        await store.set_trace_callback(counted)
         moved = 0
         for _ in range(3):
             row, game = played.row, played.game
@@ -226,7 +226,7 @@ async def test_a_game_the_caller_already_read_is_not_read_again(tmp_path):
         played = await tables.create("coinflip", [111, 222])
         gid = played.row.id
         counted = Counted()
-        await store.db.set_trace_callback(counted)
+        await store.set_trace_callback(counted)
         seen = await tables.load(gid)
         seat = next(a for a in seen[1].actors() if a != "chance")
         counted.sql.clear()

@@ -68,7 +68,7 @@ async def test_a_move_command_reads_its_game_once(fake, world):
                                       channel_id=world.games.id, names=["Alice", "Bob"])
     await fake.settle()
     sql: list[str] = []
-    await bot.store.db.set_trace_callback(lambda s: sql.append(re.sub(r"\s+", " ", s)))
+    await bot.store.set_trace_callback(lambda s: sql.append(re.sub(r"\s+", " ", s)))
     await fake.invoke(fake.slash(bot, "slideslam move", user=world.alice, channel=world.games,
                                  move="place a1=6"))
     game_reads = [s for s in sql if s.startswith("SELECT id, kind,")]

@@ -581,3 +581,28 @@ async def test_a_move_commits_in_the_loops_thread_unless_the_database_is_busy(tm
         assert len(await store._all("SELECT id FROM outbox WHERE game_id=?", (gid,))) == 1
     finally:
         await store.close()
+
+
+async def test_the_loops_connection_leaves_checkpoints_to_the_database_thread(tmp_path,
+                                                                              monkeypatch):
+    """The event loop's own connection never checkpoints (a checkpoint syncs the file); after
+    CHECKPOINT_EVERY of its commits the database thread does."""
+    import bot.store.sqlite as sqlite_store
+    monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", 3)
+    store = await Store.open(tmp_path / "ckpt.db")
+    try:
+        assert store._here.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        sent: list[str] = []
+        real = store._exec
+
+        async def spy(sql, *args):
+            sent.append(sql)
+            return await real(sql, *args)
+        monkeypatch.setattr(store, "_exec", spy)
+        gid = await store.create_game("coinflip", None, 1, None, [ALICE, BOB], {}, "s", {})
+        for v in range(6):
+            await store.commit_move(gid, v, [Entry(0, f"m{v}")], {"n": v}, cause="move")
+            await asyncio.sleep(0.01)  # (one at a time: none is sent while one is running)
+        assert sent.count("PRAGMA wal_checkpoint(PASSIVE)") == 2
+    finally:
+        await store.close()

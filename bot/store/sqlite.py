@@ -6,6 +6,7 @@ asyncio lock), and a statement sent while nobody holds it goes straight to the d
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sqlite3
 from contextlib import asynccontextmanager
@@ -18,6 +19,8 @@ from ..engine import jsontext
 from .base import _EVENT_SQL, _OUTBOX_SQL, _PUBLISHED_SQL, Store
 from .rows import StaleVersion, StoreError
 from .schema import MIGRATIONS, TABLE_COLUMNS_SQL, columns_by_table, schema_problem, statements
+
+log = logging.getLogger(__name__)
 
 IN_MEMORY = ":memory:"  # the one spelling of a database that is gone when the bot stops
 
@@ -171,10 +174,19 @@ class SqliteStore(Store):
         return store
 
     async def close(self) -> None:
+        if self._checkpoint is not None and not self._checkpoint.done():
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
         if self._here is not None:
             self._here.close()
             self._here = None
         await self.db.close()
+
+    async def set_trace_callback(self, callback: Callable[[str], Any] | None) -> None:
+        """Every statement either connection runs, to `callback` (tests and benches count
+        them)."""
+        await self.db.set_trace_callback(callback)
+        if self._here is not None:
+            self._here.set_trace_callback(callback)
 
     def _here_now(self, fn: Callable[[sqlite3.Connection], Any]) -> tuple[bool, Any]:
         """`fn(connection)` run now, in the event loop's own thread, if nothing can make it
@@ -199,8 +211,13 @@ class SqliteStore(Store):
         self._here_commits += 1
         if self._here_commits % CHECKPOINT_EVERY == 0 and (
                 self._checkpoint is None or self._checkpoint.done()):
-            self._checkpoint = asyncio.ensure_future(
-                self._exec("PRAGMA wal_checkpoint(PASSIVE)"))
+            self._checkpoint = asyncio.ensure_future(self._checkpoint_log())
+
+    async def _checkpoint_log(self) -> None:
+        try:
+            await self._exec("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception as e:  # the next one tries again; the log only grows meanwhile
+            log.warning("SQLite checkpoint failed: %s", e)
 
     def _described(self) -> str:
         return f"the SQLite database {self.path!r}"
