@@ -513,6 +513,20 @@ async def test_stats_top_players_per_game_and_the_callers_own_row(store):
     assert (await store.stats(9, top=2, user_id=99))[-1] == ("coinflip", 99, 0, 9, 0)
 
 
+def trips_to_the_database_thread(store) -> list[str]:
+    """The calls made to the SQLite store's database thread from now on (public aiosqlite
+    API), listed by name."""
+    trips: list[str] = []
+    for name in ("execute", "execute_fetchall", "executemany"):
+        real = getattr(store.db, name)
+
+        def counted(*args, _real=real, _name=name, **kw):
+            trips.append(_name)
+            return _real(*args, **kw)
+        setattr(store.db, name, counted)
+    return trips
+
+
 async def test_a_running_games_move_is_one_trip_to_the_sqlite_thread(tmp_path):
     """BEGIN, the compare-and-set UPDATE, the entries, the outbox row and COMMIT go to the
     database thread as one call (through public aiosqlite and sqlite3 API); a stale move is
@@ -522,14 +536,7 @@ async def test_a_running_games_move_is_one_trip_to_the_sqlite_thread(tmp_path):
     store._here = None  # the database thread's path (the loop's own: the next test)
     try:
         gid = await store.create_game("coinflip", None, 1, None, [ALICE, BOB], {}, "s", {})
-        trips: list[str] = []
-        for name in ("execute", "execute_fetchall", "executemany"):
-            real = getattr(store.db, name)
-
-            def counted(*args, _real=real, _name=name, **kw):
-                trips.append(_name)
-                return _real(*args, **kw)
-            setattr(store.db, name, counted)
+        trips = trips_to_the_database_thread(store)
         version = await store.commit_move(gid, 0, [Entry(0, "a"), Entry(1, "b")], {"n": 2},
                                           cause="move")
         assert version == 2 and len(trips) == 1
@@ -556,14 +563,7 @@ async def test_a_move_commits_in_the_loops_thread_unless_the_database_is_busy(tm
     store = await Store.open(tmp_path / "here.db")
     try:
         gid = await store.create_game("coinflip", None, 1, None, [ALICE, BOB], {}, "s", {})
-        trips: list[str] = []
-        for name in ("execute", "execute_fetchall", "executemany"):
-            real = getattr(store.db, name)
-
-            def counted(*args, _real=real, _name=name, **kw):
-                trips.append(_name)
-                return _real(*args, **kw)
-            setattr(store.db, name, counted)
+        trips = trips_to_the_database_thread(store)
         version = await store.commit_move(gid, 0, [Entry(0, "a")], {"n": 1}, cause="move")
         extra = await store.save_published(gid, version, {"turn": 1})
         row = await store.get_game(gid)

@@ -328,13 +328,18 @@ class SqliteStore(Store):
                     conn.execute("ROLLBACK")
                 raise
             return row
-        done, row = self._here_now(both)
+        return self._merged(await self._transaction_call(both), changes)
+
+    async def _transaction_call(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """`fn(connection)`, a whole transaction of its own: here, when nothing can make it
+        wait, else in one trip to the database thread."""
+        done, result = self._here_now(fn)
         if done:
             self._committed_here()
-        else:
-            async with self._statement():
-                [row] = await self.db.execute_fetchall(_Batch(both))
-        return self._merged(row, changes)
+            return result
+        async with self._statement():
+            [result] = await self.db.execute_fetchall(_Batch(fn))
+        return result
 
     async def _commit_running_move(self, update: str, update_args: tuple, events: list[tuple],
                                    outbox: tuple | None, game_id: int) -> None:
@@ -359,13 +364,7 @@ class SqliteStore(Store):
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-        done, changed = self._here_now(commit)
-        if done:
-            self._committed_here()
-        else:
-            async with self._statement():
-                [changed] = await self.db.execute_fetchall(_Batch(commit))
-        if changed != 1:
+        if await self._transaction_call(commit) != 1:
             raise StaleVersion(game_id)
 
 
