@@ -10,6 +10,7 @@ import pytest
 
 from bot.engine.core import Ending, Outcome
 from bot.gamecog import GameCog
+from table_play import _message
 from test_lobby_flow import pick, start_game
 from test_practice_discord import play_out, start, table  # noqa: F401 (fixture)
 
@@ -31,13 +32,16 @@ async def test_practice_never_shows_the_bots_controls(fake, table, kind):
     mark = len(fake.requests)
     await play_out(fake, world, row)
     bot_name = (await fake.bot.tables.load(row.id))[1].name(1)
-    shown = [text for r in fake.requests[mark:]
-             if r.method in ("POST", "PATCH") and r.args.get("channel_id") == row.thread_id
-             for text in placeholders(r.body)]
+    # in the thread, over REST or as an interaction's answer (its callback, its follow-ups)
+    in_thread = [r for r in fake.requests[mark:] if r.method in ("POST", "PATCH") and (
+        r.args.get("channel_id") == row.thread_id
+        or (_message(r) or {}).get("channel_id") == str(row.thread_id))]
+    bodies = [r.body["data"] if isinstance((r.body or {}).get("data"), dict) else r.body
+              for r in in_thread]
+    shown = [text for body in bodies for text in placeholders(body)]
     assert shown, "no component was ever shown: the check below would be empty"
     assert not [t for t in shown if t.startswith(f"{bot_name}:")]
-    texts = [(r.body or {}).get("content") or "" for r in fake.requests[mark:]
-             if r.args.get("channel_id") == row.thread_id]
+    texts = [(body or {}).get("content") or "" for body in bodies]
     assert not [t for t in texts if f"{bot_name}: check your DMs" in t]
 
 
