@@ -20,7 +20,7 @@ from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import Played
 from bot.ui import ComponentCall, GameItem, reply
-from rendering.kaploom import public_picture, render_action_board, seat_picture
+from rendering.kaploom import public_picture, render_action_board
 
 KIND = "kaploom"
 BOARDS = [app_commands.Choice(name=n, value=v) for n, v in Kaploom.board_choices()]
@@ -59,9 +59,11 @@ class KaploomCog(GameCog, group_name="kaploom",
         return jsontext.digest(view)
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        view = game.picture_view(seat)  # a Power Up panel: its text and the thread's board
-        return None if seat is not None and view["stage"] != "assign" else await self.draw(
-            seat_picture if seat is not None else public_picture, view)
+        """The thread's board; a seat's panel says its roll and placements in words (issue
+        #22: a picture of them in every panel was most of a round's uploads, and unreadable
+        at 550 px in 2 vs 2), as TradeShowdown's do."""
+        return None if seat is not None else await self.draw(public_picture,
+                                                             game.picture_view(None))
 
     def opening_lines(self, row: GameRow, game: Game) -> list[str]:
         return [f"🎲 **KAPLOOM!** — game #{row.id}: {game.versus(game.names, game.options)}",

@@ -260,13 +260,11 @@ async def test_round_in_secret_then_reveal_and_power_up(fake, world, monkeypatch
     row = await start_duel(fake, world)
     gid = row.id
     panel_a, panel_b = panel_of(fake, world.alice), panel_of(fake, world.bob)
-    # the roll, privately: text and picture
+    # the roll, privately, in words: a panel carries no picture (issue #22: pictures of every
+    # seat's roll were most of a round's uploads); the thread's card carries the board
     assert "d1 blue: X-Factor" in panel_a.content and "d7 red: Might" not in panel_a.content
     assert "d7 red: Might" in panel_b.content
-    for p in (panel_a, panel_b):
-        assert p.files, "the panel carries the roll picture"
-        assert_png(p.files[0])
-    assert "d1 blue" in panel_a.files[0].description
+    assert not panel_a.files and not panel_b.files
     # only actions the dice can fill, in two selects
     atk, act = options(panel_a, "kp:atk:"), options(panel_a, "kp:act:")
     assert "block" in atk and "grow" in act and "kaploom" not in atk
@@ -677,7 +675,6 @@ async def test_a_whole_game_to_the_end(fake, world, monkeypatch):
         if not quick:  # the pictures were checked in round 1; a stand-in keeps the rest quick
             quick = True
             monkeypatch.setattr(cog_module(fake), "public_picture", quick_picture)
-            monkeypatch.setattr(cog_module(fake), "seat_picture", quick_picture)
         if move in ("lock", "done"):
             await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=user, channel=thread,
                                          move=move))
@@ -715,7 +712,7 @@ def test_long_choices_are_paged_by_their_first_die():
 
 async def test_with_a_failing_renderer_everything_is_text(fake, world, monkeypatch):
     from conftest import break_renderer
-    failures = break_renderer(fake, monkeypatch, KIND, "public_picture", "seat_picture",
+    failures = break_renderer(fake, monkeypatch, KIND, "public_picture",
                               "render_action_board")
     script_rolls(monkeypatch, RULEBOOK_ROLL)
     row = await start_duel(fake, world)
@@ -855,7 +852,6 @@ async def test_2v2_rounds_by_clicks_send_few_dms_and_pictures(fake, world, monke
     and 1.5 PNG uploads per seat turn (it was 9.9 and 11.2), and a lock-in that does not end
     Phase 1 uploads no picture to the thread (the public board was re-sent on each)."""
     monkeypatch.setattr(sys.modules["cogs.kaploom"], "public_picture", quick_picture)
-    monkeypatch.setattr(sys.modules["cogs.kaploom"], "seat_picture", quick_picture)
     mark = len(fake.requests)
     row, users = await start_team(fake, world, monkeypatch)
     dms = {fake.dm_channel(u).id for u in users}

@@ -96,8 +96,6 @@ MISSED: dict[tuple[str, str], str] = {
         "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "dm_sends_edits"):
         "3.24 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
-    ("kaploom", "pngs"):
-        "1.71 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "dm_sends_edits"):
         "3.88 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("tradeshowdown-4", "dm_sends_edits"):
