@@ -25,7 +25,7 @@ from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove, views_remembered
 from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
-from rendering.deathbydice import public_picture, render_roster, seat_picture
+from rendering.deathbydice import live_board, public_picture, render_roster, seat_picture
 
 KIND = "deathbydice"
 ROSTER_NAMES = DeathByDice.ROSTER_NAMES
@@ -42,15 +42,15 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
     # ---- hooks -----------------------------------------------------------------------------
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
         if seat is None:
-            return await self.draw(public_picture, game.view(None))
+            return await self.draw(public_picture, live_board(game.view(None)))
         return await self.draw(seat_picture, game.view(seat))
 
     def view_signature(self, game: Game, seat: int | None) -> str:
         """What a seat's panel (text and picture) shows: only that seat's own characters and
         set-up, so another player's confirmation never re-draws it or clears a half-made
         choice. The public board keeps the whole view's signature."""
-        if seat is None:
-            return GameCog.view_signature(game, None)
+        if seat is None:  # the thread's board, as drawn: a player's set-up redraws nothing
+            return jsontext.digest(live_board(game.view(None)))
         v = game.view(seat)
         own = set(v["you"]["fighters"])
         mine = {"you": v["you"], "fighters": [f for f in v["fighters"] if f["id"] in own],

@@ -719,6 +719,17 @@ def replay_layouts(views: Iterable[dict[str, Any]]) -> list[ReplayLayout]:
     return out
 
 
+def live_board(view: dict[str, Any]) -> dict[str, Any]:
+    """The public view as the thread's live board draws it: during the secret set-up, without
+    who has set up and the prompt (the card's status line under it says whom the table waits
+    for). The board is then one picture from the set-up's start to its end, uploaded once
+    rather than again after each player's set-up (issue #22), as TradeShowdown's is."""
+    if view["stage"] != "setup" or view.get("you") is not None:
+        return view
+    return dict(view, prompt="", to_act=[], fighters=[dict(f, ready=None)
+                                                      for f in view["fighters"]])
+
+
 def public_picture(view: dict[str, Any], layout: ReplayLayout | None = None) -> Picture:
     """The thread's board, from the public view: compact, one row per character (`layout`: as
     a replay draws it, `public_image`)."""

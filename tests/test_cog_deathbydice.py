@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.engine.deathbydice import DeathByDice
-from rendering.deathbydice import render
+from rendering.deathbydice import live_board, render
 from test_lobby_flow import challenge_buttons
 
 KIND = "deathbydice"
@@ -235,9 +235,10 @@ async def test_setup_is_secret_until_everyone_confirms(fake, world):
             for v in secret[seat]:
                 assert f"{a} d{size}{f['colours'][a]} {v}" not in text
     assert "Your set-up" not in text and "rolled —" not in text and "set up:" not in text
-    # the public picture is exactly the public view's picture (no values: "?" dice)
+    # the public picture is exactly the public view's picture (no values: "?" dice), as the
+    # live board draws it during the set-up (no one's progress: issue #22)
     public = [f for m in thread_messages(fake, row) for f in m.files][-1]
-    assert public.data == render(game.view(None)).png
+    assert public.data == render(live_board(game.view(None))).png
     assert "?" in public.description
     # Alice's confirmation went to her alone, and her old panel lost its buttons
     assert any("Your set-up for Malice (Alice)" in m.content for m in fake.dms_to(world.alice))
@@ -722,3 +723,19 @@ async def test_board_in_a_finished_games_thread(fake, world):
     answer = [r for r in new if r.ephemeral][-1]
     assert "no Death by Dice game" not in answer.content
     assert f"game #{row.id}" in json.dumps(answer.json) and "Over:" in json.dumps(answer.json)
+
+
+async def test_a_players_set_up_does_not_redraw_the_thread_board(fake, world):
+    """During the secret set-up the thread's board leaves out who has set up (the card's
+    status line says it): one player's confirmation uploads no new board (issue #22)."""
+    row = await start(fake, world)
+    mark = len(fake.requests)
+    await confirm_setup(fake, world.alice, row)
+    _, game = await game_of(fake, row)
+    assert game.stage == "setup"  # Bob has not set up yet
+    in_thread = [r for r in fake.requests[mark:]
+                 if r.args.get("channel_id") == row.thread_id
+                 or str((r.response or {}).get("channel_id")) == str(row.thread_id)]
+    assert in_thread and not any(r.files for r in in_thread)
+    await confirm_setup(fake, world.bob, row)
+    assert any(m.files for m in thread_messages(fake, row)[-1:])  # the combat's board
