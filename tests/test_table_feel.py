@@ -93,7 +93,7 @@ MISSED: dict[tuple[str, str], str] = {
     ("tradeshowdown", "dm_sends_edits"):
         "3.1 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("deathbydice", "pngs"):
-        "1.94 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "1.62 PNGs/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom", "dm_sends_edits"):
         "3.24 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
     ("kaploom-2v2", "dm_sends_edits"):
