@@ -102,6 +102,22 @@ class _Connection(sqlite3.Connection):
         return super().execute(sql, parameters)
 
 
+def _in_one_transaction(fn: Callable[[sqlite3.Connection], Any]
+                        ) -> Callable[[sqlite3.Connection], Any]:
+    """`fn`, run inside BEGIN IMMEDIATE and COMMIT, undone when it fails."""
+    def run(conn: sqlite3.Connection) -> Any:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return result
+    return run
+
+
 CHECKPOINT_EVERY = 200   # commits on the event loop's connection between two checkpoints
 
 
@@ -193,7 +209,8 @@ class SqliteStore(Store):
         wait: nobody holds a transaction, and the database is free at once (busy_timeout 0
         on this connection: a database another connection or process is writing is left to
         the database thread, which waits for it). (True, its result); (False, None): send it
-        to the database thread. `fn` undoes its own transaction when it fails."""
+        to the database thread. A transaction `fn` begins, it ends, failing or not
+        (`_in_one_transaction`)."""
         here = self._here
         if here is None or self._lock.locked():
             return False, None
@@ -318,21 +335,16 @@ class SqliteStore(Store):
         update, args = self._extra_update(game_id, changes)
 
         def both(conn: sqlite3.Connection) -> Any:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                row = conn.execute(update, args).fetchone()
-                conn.execute(_PUBLISHED_SQL, (game_id, version))
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+            row = conn.execute(update, args).fetchone()
+            conn.execute(_PUBLISHED_SQL, (game_id, version))
             return row
         return self._merged(await self._transaction_call(both), changes)
 
     async def _transaction_call(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-        """`fn(connection)`, a whole transaction of its own: here, when nothing can make it
-        wait, else in one trip to the database thread."""
+        """`fn(connection)` as a whole transaction of its own (BEGIN IMMEDIATE, COMMIT; a
+        ROLLBACK when it fails): here, when nothing can make it wait, else in one trip to the
+        database thread."""
+        fn = _in_one_transaction(fn)
         done, result = self._here_now(fn)
         if done:
             self._committed_here()
@@ -349,21 +361,12 @@ class SqliteStore(Store):
             return
 
         def commit(conn: sqlite3.Connection) -> int:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                changed = conn.execute(update, update_args).rowcount
-                if changed == 1:
-                    conn.executemany(_EVENT_SQL, events)
-                    if outbox is not None:
-                        conn.execute(_OUTBOX_SQL, outbox)
-                    conn.execute("COMMIT")
-                else:
-                    conn.execute("ROLLBACK")
-                return changed
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+            changed = conn.execute(update, update_args).rowcount
+            if changed == 1:  # else a stale move: nothing written, nothing to undo
+                conn.executemany(_EVENT_SQL, events)
+                if outbox is not None:
+                    conn.execute(_OUTBOX_SQL, outbox)
+            return changed
         if await self._transaction_call(commit) != 1:
             raise StaleVersion(game_id)
 
