@@ -48,7 +48,7 @@ class DeathByDiceCog(GameCog, group_name="deathbydice",
     def view_signature(self, game: Game, seat: int | None) -> str:
         """What a seat's panel (text and picture) shows: only that seat's own characters and
         set-up, so another player's confirmation never re-draws it or clears a half-made
-        choice. The public board keeps the whole view's signature."""
+        choice. The public board: the live board's view, as its picture is drawn."""
         if seat is None:  # the thread's board, as drawn: a player's set-up redraws nothing
             return jsontext.digest(live_board(game.view(None)))
         v = game.view(seat)

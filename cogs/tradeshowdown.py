@@ -67,14 +67,15 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
 
     def view_signature(self, game, seat: int | None) -> str:
         """A panel changes only when its owner's options or private facts change: another
-        player's progress (who has chosen, who is ready) is left out of a seat's signature."""
+        player's progress (who has chosen, who is ready) is left out of a seat's signature,
+        as the thread's live board leaves it out of its picture."""
+        if seat is None:  # the thread's board, as drawn
+            return jsontext.digest(live_board(game.view(None)))
         view = game.view(seat)
-        if seat is not None:
-            view = dict(view, waiting_for=None, fighters=[
-                f if f["seat"] == seat else {k: v for k, v in f.items()
-                                             if k not in ("chosen", "ready")}
-                for f in view["fighters"]])
-        return jsontext.digest(view)
+        return jsontext.digest(dict(view, waiting_for=None, fighters=[
+            f if f["seat"] == seat else {k: v for k, v in f.items()
+                                         if k not in ("chosen", "ready")}
+            for f in view["fighters"]]))
 
     # ---- the secret panel: the dice choice keeps a half-made choice (target, then dice) -------
     def panel(self, row: GameRow, game, seat: int, version: str) -> Panel:

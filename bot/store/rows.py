@@ -91,7 +91,7 @@ class GameRow:
         value = self.__dict__["_lazy_state"]
         if isinstance(value, _Raw):
             return jsontext.loads(value.text)
-        return jsontext.loads(jsontext.dumps(value))
+        return jsontext.copy(value)
 
 
 @dataclass
