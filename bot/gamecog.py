@@ -673,7 +673,18 @@ class GameCog(commands.GroupCog):
         if same_turn and turn.get("sig") == sig:
             return  # nothing a reader would see has changed: no edit, no upload
         old_card = turn.get("card") or {}
-        if not same_turn or turn.get("view_sig") != view_sig:
+        board = self.board_signature(game)
+        # A new turn's card whose board is the one already shown just above it (`board`)
+        # starts without a picture; a board that changed as the turn passed goes on the
+        # card of the turn that changed it (`closing`), and the new card shows none.
+        above = (board is not None and not same_turn and old_id is not None and posted
+                 and game.outcome() is None and "board" in turn
+                 and not place.only_interactions(row))
+        closing = None
+        if above:
+            if turn["board"] != board:
+                closing = await self.picture(row, game, None)
+        elif not same_turn or turn.get("view_sig") != view_sig:
             panel.picture = await self.picture(row, game, None)
             if same_turn:  # drawn the same as the board on the message: that one stays
                 panel.same_picture_as(old_card.get("png"), old_card.get("picture"))
@@ -681,7 +692,8 @@ class GameCog(commands.GroupCog):
             panel.keeping(old_card.get("picture"))
         try:
             msg_id = await self._show_turn(row, game, channel, panel, before, old_id,
-                                           same_turn, mover, old_card=turn.get("card"))
+                                           same_turn, mover, old_card=turn.get("card"),
+                                           closing=closing, board_above=above)
         except discord.HTTPException:
             # The move stands and the outbox will publish again: keep what this message was
             # to say, so the next try (or the next move) says it.
@@ -693,9 +705,12 @@ class GameCog(commands.GroupCog):
             raise
         png = (picture_digest(panel.picture) if panel.picture is not None
                else old_card.get("png", "") if panel.kept else "")
+        shows = {} if board is None else {"board": board if (
+            panel.picture is not None or above) else turn.get("board", board)}
         await self.save_notes(row, turn_message=msg_id, turn={
             "key": key, "lines": log_lines, "sig": sig, "view_sig": view_sig, "posted": True,
-            "shown": len(log_lines), "through": row.version, "card": card_record(panel, png)})
+            "shown": len(log_lines), "through": row.version, "card": card_record(panel, png),
+            **shows})
 
     @staticmethod
     def _continues(row: GameRow, acting: list[int], cause: str, mover: int | None) -> bool:
@@ -719,10 +734,14 @@ class GameCog(commands.GroupCog):
 
     async def _show_turn(self, row: GameRow, game: Game, channel, panel: Panel,
                          before: list[str], old_id: int | None, same_turn: bool,
-                         mover: int | None = None, old_card: dict | None = None) -> int:
-        """Edit the turn's message, or post the new turn's (pinging who must act) and take the
-        buttons off the old one (`old_card`: what it shows, `card_record`); the id of the
-        message that now shows the turn."""
+                         mover: int | None = None, old_card: dict | None = None,
+                         closing: Any = None, board_above: bool = False) -> int:
+        """Edit the turn's message, or take the buttons off the old one (`old_card`: what it
+        shows, `card_record`; `closing`: the board it shows now) and post the new turn's,
+        pinging who must act; the id of the message that now shows the turn. The old card
+        goes first: a click on it is answered by that edit, and the new card is the click's
+        follow-up. `board_above`: the new card shows no board, the old one does; if the old
+        one cannot be edited, the new one shows it."""
         if same_turn:
             try:  # no picture: the board on the message still holds
                 await carrier.edit(self.bot, row.id, old_id, lambda: dict(
@@ -735,7 +754,14 @@ class GameCog(commands.GroupCog):
                 same_turn = False
                 if panel.picture is None:
                     panel.picture = await self.picture(row, game, None)
+        # Where the bot is not at the table, the new card may turn out private (a follow-up
+        # the server made ephemeral): the old one keeps its buttons until the new one is out.
+        retire_first = not place.only_interactions(row)
         if not same_turn:
+            if retire_first and old_id and not await self._retire_card(
+                    row, channel, old_id, old_card, closing):
+                if board_above and panel.picture is None:
+                    panel.picture = closing or await self.picture(row, game, None)
             me = self.bot.user.id if self.bot.user is not None else None
             pinged = [discord.Object(uid) for uid in dict.fromkeys(
                 row.players[s] for s in self.must_act(game) if game.outcome() is None)
@@ -754,18 +780,36 @@ class GameCog(commands.GroupCog):
                     everyone=False, roles=False, users=pinged)), rest)
             msg_id = msg.id
             await turns.send_dms(self.bot, row, game, by_dm, msg)  # issue #25: asked for a DM
-            if old_id and old_id != msg_id:
-                # Stale buttons would only be refused; removing them avoids the confusion. The
-                # old card keeps its text and board (a card from before V2 just loses its view).
-                old = card_panel(old_card)
-                try:
-                    await carrier.edit(self.bot, row.id, old_id, lambda: {"view": None} if (
-                        old is None) else dict(old.edit_kwargs(),
-                                               allowed_mentions=discord.AllowedMentions.none()),
-                                       lambda make: rest_edit(channel, old_id, **make()))
-                except discord.HTTPException:
-                    pass
+            if not retire_first and old_id and old_id != msg_id:
+                await self._retire_card(row, channel, old_id, old_card)
         return msg_id
+
+    async def _retire_card(self, row: GameRow, channel, old_id: int,
+                           old_card: dict | None, closing: Any = None) -> bool:
+        """Take the buttons off a past turn's card: stale buttons would only be refused. It
+        keeps its text and board, or shows `closing` (the board as its turn left it); a card
+        from before V2 just loses its view. Whether the edit was made."""
+        old = card_panel(old_card)
+        if old is not None and closing is not None:
+            old.picture, old.kept = closing, None
+        try:
+            await carrier.edit(self.bot, row.id, old_id, lambda: {"view": None} if (
+                old is None) else dict(old.edit_kwargs(),
+                                       allowed_mentions=discord.AllowedMentions.none()),
+                               lambda make: rest_edit(channel, old_id, **make()))
+        except discord.HTTPException:
+            return False
+        return old is not None or closing is None
+
+    # The renderer's `board_facts(view)`: what its board shows of the game itself (not whose
+    # turn it is, nor the highlights). None: every new turn card shows the board.
+    BOARD_FACTS: ClassVar[Callable[[dict[str, Any]], Any] | None] = None
+
+    def board_signature(self, game: Game) -> str | None:
+        """What the thread's board shows of the game itself: a new turn whose board is the
+        one just above it shows none of its own (`_post_turn`)."""
+        facts = self.BOARD_FACTS
+        return None if facts is None else jsontext.digest(facts(game.view(None)))
 
     @staticmethod
     def view_signature(game: Game, seat: int | None) -> str:

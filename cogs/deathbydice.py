@@ -25,7 +25,8 @@ from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove, views_remembered
 from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
-from rendering.deathbydice import live_board, public_picture, render_roster, seat_picture
+from rendering.deathbydice import (board_facts, live_board, public_picture, render_roster,
+                                   seat_picture)
 
 KIND = "deathbydice"
 ROSTER_NAMES = DeathByDice.ROSTER_NAMES
@@ -36,6 +37,7 @@ PICKS_KEY = "deathbydice:picks:{uid}"   # store.meta: {challenge id: character} 
 class DeathByDiceCog(GameCog, group_name="deathbydice",
                      group_description="Death by Dice: character dice duels, best 2 of 3"):
     KIND = KIND
+    BOARD_FACTS = staticmethod(board_facts)
     # The "Type a move" form's own help: the notation, with what it means.
     MOVE_EXAMPLE = "attack ability STR -> @2:STR (your Strength against their Strength)"
 

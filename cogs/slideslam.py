@@ -19,7 +19,7 @@ from bot.options import engine_options
 from bot.store import GameRow
 from bot.tables import STALE_TEXT, StaleMove
 from bot.ui import ComponentCall, GameItem, guarded, reply
-from rendering.slideslam import render
+from rendering.slideslam import board_facts, render
 
 BEND_KEY, NONE = phrase_key(SlideSlam.BEND_PHRASE), discord.AllowedMentions.none()
 Die = app_commands.Range[str, 1, 3]
@@ -46,9 +46,11 @@ class SlideSlamCog(GameCog, group_name="slideslam",
                    group_description="Slide and Slam: Dice Is Not Bend! — slide, slam, argue"):
     KIND = "slideslam"
     MOVE_EXAMPLE = "slide b1 b3"
+    BOARD_FACTS = staticmethod(board_facts)
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        return await self.draw(render, game.view(seat))
+        """The thread's board; a panel's text board shows its half (#22: not an upload a die)."""
+        return None if seat is not None else await self.draw(render, game.view(None))
 
     def turn_key(self, game: Game) -> str:
         """A message per seat's turn (a slam's answer opens the defender's) and the wall's."""

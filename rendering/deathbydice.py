@@ -730,6 +730,15 @@ def live_board(view: dict[str, Any]) -> dict[str, Any]:
                                                       for f in view["fighters"]])
 
 
+def board_facts(view: dict[str, Any]) -> list[Any]:
+    """What the thread's board shows of the game itself: the characters' dice, specials and
+    totals, the score, set-up or fight. An attack declared or a defense chosen leaves them
+    as they were: the next turn's card then shows no board of its own, the one on the card
+    above being the board (issue #22; `GameCog.board_signature`)."""
+    return ["setup" in view["stage"], view["combat"], view["score"], view["sides"], [
+        {k: f[k] for k in ("id", "special", "total", "board")} for f in view["fighters"]]]
+
+
 def public_picture(view: dict[str, Any], layout: ReplayLayout | None = None) -> Picture:
     """The thread's board, from the public view: compact, one row per character (`layout`: as
     a replay draws it, `public_image`)."""

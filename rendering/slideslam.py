@@ -199,6 +199,15 @@ def _player(view: dict[str, Any], seat: int, *, drawn: bool = True) -> str:
     return name if len(name) <= NAME_MAX else name[:NAME_MAX - 1].rstrip() + "…"
 
 
+def board_facts(view: dict[str, Any]) -> list[Any]:
+    """What the board shows of the game itself: the dice where they stand and their health,
+    the spent tokens, the wall. Not whose turn it is, nor the highlights: a slam that hits
+    nothing leaves the board the slide showed, and the next turn's card shows none of its
+    own (a turn's slide and slam each uploaded one, issue #22; `GameCog.board_signature`)."""
+    return [view["phase"] in ("placement", "first_player"), view["dice"], view["removed"],
+            view["tokens_used"], view["awakened_used"], view["placement"]["confirmed"]]
+
+
 def headline(view: dict[str, Any], room: float | None = None,
              drawn: bool = True) -> tuple[str, str]:
     """The title (whose turn, which phase) and the subtitle (game, board, counters); with

@@ -38,7 +38,10 @@ async def test_a_click_publishes_through_its_own_interaction(fake, world):
     new = await fake.invoke(take(fake, card, 2, world.alice))
     assert rest_in(new, row.thread_id) == [], [(r.method, r.route) for r in new]
     callbacks = [r for r in new if r.route.endswith("/callback")]
-    assert [r.callback_type for r in callbacks] == [6]  # the click's answer: update its message
+    # The click's answer is the edit that takes the buttons off its card (UPDATE_MESSAGE);
+    # the new card is its follow-up: two requests, none bound to the global limit.
+    assert [r.callback_type for r in callbacks] == [7]
+    assert len(new) == 2, [(r.method, r.route) for r in new]
     posts = fake.messages_in(row.thread_id)
     nxt = posts[-1]
     assert nxt.id != card.id and "Alice takes 2; 7 left." in nxt.content
@@ -55,7 +58,8 @@ async def test_an_old_token_falls_back_to_rest_and_loses_nothing(fake, world, mo
     monkeypatch.setattr(carrier, "TOKEN_LIFE", dt.timedelta(seconds=-1))
     card = fake.messages_in(row.thread_id)[-1]
     new = await fake.invoke(take(fake, card, 1, world.alice))
-    assert [r.method for r in rest_in(new, row.thread_id)] == ["POST", "PATCH"]
+    # The old card loses its buttons first, then the new one is posted.
+    assert [r.method for r in rest_in(new, row.thread_id)] == ["PATCH", "POST"]
     assert "Alice takes 1; 8 left." in fake.messages_in(row.thread_id)[-1].content
     assert fake.messages[card.id].custom_ids == []
 

@@ -738,4 +738,10 @@ async def test_a_players_set_up_does_not_redraw_the_thread_board(fake, world):
                  or str((r.response or {}).get("channel_id")) == str(row.thread_id)]
     assert in_thread and not any(r.files for r in in_thread)
     await confirm_setup(fake, world.bob, row)
-    assert any(m.files for m in thread_messages(fake, row)[-1:])  # the combat's board
+    # The combat's board, with the dice both set up, goes on the set-up's card; the first
+    # attacker's card below it shows none of its own (issue #22: the board just above)
+    _, game = await game_of(fake, row)
+    newest, shown = thread_messages(fake, row)[-1], [m for m in thread_messages(fake, row)
+                                                     if m.files][-1]
+    assert newest.files == [] and shown.id < newest.id
+    assert shown.files[-1].data == render(live_board(game.view(None))).png

@@ -251,8 +251,9 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     assert "game #1" in text and "Wall of Unknowing" in text and "check your DMs" in text
     panel = panel_of(fake, world.alice)
     assert "(Alice, white dice)" in panel.content and "rows 1–4" in panel.content
-    [pic] = panel.files
-    assert_png(pic) and "Your placement" in pic.description
+    # its half as the text board, no picture (issue #22: one after every placement)
+    assert panel.files == [] and "Wall of Unknowing" in panel.content
+    assert "Your placement: in progress." in panel.content
     # the die select (the engine's menu names the die of each place move), then its square
     [value_select] = components(panel, "pv")
     assert [o["label"] for o in value_select["options"]] == [
@@ -303,7 +304,7 @@ async def test_wall_of_unknowing_in_secret_panels(fake, world):
     await typed(fake, row, world.bob, P2)
     bob_panel = panel_of(fake, world.bob)
     assert "c4" not in bob_panel.content.split("Typed:")[0]
-    assert "a1" not in bob_panel.files[0].description
+    assert bob_panel.files == []
     during = thread_everything(fake, row)
     for secret in ("a1", "b1", "c4", "d1", "e1", "f1", "b5", "c6", "d5", "a8"):
         assert not re.search(rf"\b{secret}\b", during), secret
@@ -422,7 +423,13 @@ async def test_turn_by_buttons_die_picker_then_slam_select(fake, world):
     row = await ready(fake, world)
     turn = await turn_message(fake, row)
     assert "Turn 1: Alice to play." in turn.content and world.alice.mention in turn.content
-    assert_png(turn.files[0])
+    # The board is the card's above it (the wall's, showing the dice it revealed): a new
+    # turn's card shows none until its turn changes the board (issue #22).
+    assert turn.files == []
+    above = [m for m in thread_messages(fake, row) if m.files][-1]
+    assert_png(above.files[-1]) and above.id < turn.id
+    game = (await game_of(fake, row))[1]
+    assert above.files[-1].data == render(game.view(None)).png   # the board as it stands
     # the slides: lists the generic layout makes from the engine's menu (by die when long)
     [picker] = components(turn, "nw") or [None]
     slides = [c for c in components(turn, "ms") if arg_of(c["custom_id"]).startswith("sl")]
@@ -799,6 +806,47 @@ async def play_by_components(fake, row, user, move):
     await fake.invoke(choose(fake, turn, move, user))
 
 
+def pngs(requests) -> int:
+    return sum(1 for r in requests for f in r.files or [] if f.filename.endswith(".png"))
+
+
+async def test_a_turn_whose_slam_changes_nothing_uploads_its_board_once(fake, world):
+    """Issue #22: the slide and the slam each uploaded the board, and the next turn's card
+    uploaded it once more. The slide's board is now a quiet turn's one upload: the next
+    card shows none, the board being the one on the card just above it."""
+    row = await ready(fake, world)
+    first = await turn_message(fake, row)
+    mark = len(fake.requests)
+    await play_by_components(fake, row, world.alice, "slide c4 c5")
+    await play_by_components(fake, row, world.alice, "end")
+    assert pngs(fake.requests[mark:]) == 1
+    second = await turn_message(fake, row)
+    assert second.id != first.id and second.files == [] and "Bob" in second.content
+    # the first card lost its buttons and still shows the slide's board (the board as it
+    # stands: the slam moved nothing)
+    shown = fake.messages[first.id]
+    [upload] = [f for r in fake.requests[mark:] for f in r.files or []]
+    assert shown.custom_ids == [] and shown.files[-1].data == upload.data
+
+
+async def test_a_slam_that_hits_puts_its_board_on_the_card_it_was_answered_on(fake, world):
+    row = await ready(fake, world)
+    await play_by_components(fake, row, world.alice, "slide c4 c5")
+    await play_by_components(fake, row, world.alice, "slam c5")
+    answer = await turn_message(fake, row)      # Bob's: DICE IS NOT BEND! or pass
+    mark = len(fake.requests)
+    assert answer.files == [] and "DICE IS NOT BEND" in answer.content
+    await play_by_components(fake, row, world.bob, "pass")
+    game = (await game_of(fake, row))[1]
+    assert game.view(None)["last_slam"]["damage"] == 1
+    # Bob's answer leaves the turn with him: the card he answered on is his turn's, and
+    # shows the slam's damage (one upload from the slam on)
+    resolved = await turn_message(fake, row)
+    assert resolved.id == answer.id and pngs(fake.requests[mark:]) == 1
+    assert resolved.files[-1].data == render(game.view(None)).png
+    assert "Bob to slide" in resolved.content
+
+
 async def place_by_panel(fake, user, squares):
     for sq in squares:
         panel = panel_of(fake, user)
@@ -888,7 +936,8 @@ async def test_closed_dms_fall_back_to_the_ephemeral_panel(fake, world):
     assert "You are not playing in this game" in error(new).content
     await fake.invoke(fake.click(fallback, tagged(fallback, "pn"), user=world.bob))
     panel = last_ephemeral(fake, row, world.bob, "(Bob, black dice)")
-    assert_png(panel.files[0]) and "rows 5–8" in panel.content
+    assert panel.files == [] and "rows 5–8" in panel.content and "Wall of Unknowing" in (
+        panel.content)
     # the value select edits the ephemeral panel in place
     [vs] = components(panel, "pv")
     await fake.invoke(fake.select(panel, vs["custom_id"], ["3"], user=world.bob))

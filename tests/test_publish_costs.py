@@ -23,10 +23,13 @@ async def test_publishing_again_draws_and_sends_nothing(fake, world, monkeypatch
     created = await bot.tables.create("slideslam", [world.alice.id, world.bob.id],
                                       {"first_player": "random"}, guild_id=world.guild.id,
                                       channel_id=world.games.id, names=["Alice", "Bob"])
+    await fake.settle()
+    drawn = _count_pictures(bot.game_cogs["slideslam"], monkeypatch)
     played = await bot.tables.play(created.row.id, world.alice.id, "place a1=6")
     await fake.settle()
-    assert len(fake.dms_to(world.alice)) == 1 and fake.dms_to(world.alice)[0].files
-    drawn = _count_pictures(bot.game_cogs["slideslam"], monkeypatch)
+    assert drawn == [0]   # the first publish drew Alice's panel (its words: no picture)
+    assert "You placed" in fake.dms_to(world.alice)[-1].content
+    drawn.clear()
     mark = len(fake.requests)
     await bot.game_cogs["slideslam"].publish(played)
     await fake.settle()
