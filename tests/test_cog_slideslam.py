@@ -829,6 +829,19 @@ async def test_a_turn_whose_slam_changes_nothing_uploads_its_board_once(fake, wo
     assert shown.custom_ids == [] and shown.files[-1].data == upload.data
 
 
+async def test_a_new_card_shows_the_board_when_the_card_above_is_gone(fake, world):
+    """Someone deleted the turn's card: the board that was to stay above is gone, so the next
+    turn's card shows it (as it would on any new card)."""
+    row = await ready(fake, world)
+    await play_by_components(fake, row, world.alice, "slide c4 c5")
+    first = await turn_message(fake, row)
+    fake.messages[first.id].deleted = True
+    await typed(fake, row, world.alice, "end")
+    second = await turn_message(fake, row)
+    game = (await game_of(fake, row))[1]
+    assert second.id != first.id and second.files[-1].data == render(game.view(None)).png
+
+
 async def test_a_slam_that_hits_puts_its_board_on_the_card_it_was_answered_on(fake, world):
     row = await ready(fake, world)
     await play_by_components(fake, row, world.alice, "slide c4 c5")
