@@ -7,7 +7,9 @@ Keys `table.<game>.<measure>` (the 2-player duel, at the game's full length): to
 keys (`thread_messages_per_turn`, `pings_per_turn`, `dm_messages_per_turn`, `pngs_per_turn`,
 `http_requests_per_move`, `seat_codes_shown`), `played_by_clicks: true`, and per seat turn
 `thread_posts_per_seat_turn`, `pings_per_seat_turn`, `pings_to_mover` (a count: should be 0),
-`dm_sends_edits_per_seat_turn`, `pngs_per_seat_turn`; per move `global_requests_per_move` (the
+`dm_sends_edits_per_seat_turn` (split into `dm_answers_to_own_clicks_per_seat_turn`, the
+panel edited as the answer to the click just made in it, and `dm_unasked_per_seat_turn`: new
+panels, panels another seat's move changed, notes), `pngs_per_seat_turn`; per move `global_requests_per_move` (the
 bot's own REST, bound to Discord's global 50/s) and `interaction_requests_per_move` (callbacks,
 follow-ups, @original edits: free of it); how the moves were made (`moves_by_component`,
 `moves_by_command`, ...). The same under `table.<game>.players_<n>.*` for the biggest table the

@@ -17,7 +17,7 @@ from bot.gamecog import GameCog, Panel, clip, on_component, picture_file
 from bot.options import engine_options
 from bot.store import GameRow
 from bot.ui import ComponentCall, GameItem, MoveButton, TypeMoveButton, reply
-from rendering.tradeshowdown import live_board, public_picture, render_card
+from rendering.tradeshowdown import board_while_slashing, live_board, public_picture, render_card
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,8 @@ class TradeShowdownCog(GameCog, group_name="tradeshowdown",
         """A panel changes only when its owner's options or private facts change: another
         player's progress (who has chosen, who is ready) is left out of a seat's signature,
         as the thread's live board leaves it out of its picture."""
-        if seat is None:  # the thread's board, as drawn
-            return jsontext.digest(live_board(game.view(None)))
+        if seat is None:  # the thread's board, as drawn (not again for each slash)
+            return jsontext.digest(board_while_slashing(game.view(None)))
         view = game.view(seat)
         return jsontext.digest(dict(view, waiting_for=None, fighters=[
             f if f["seat"] == seat else {k: v for k, v in f.items()

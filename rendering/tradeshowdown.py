@@ -847,10 +847,9 @@ def _banner(view: dict[str, Any]) -> str:
     p = view["pending"]
     if p is not None:
         s = _who(view, p["seat"])
-        if p["stage"] == "slash":
-            n = p["slashes_left"]
-            return (f"Now: {s} slashes {_who(view, p['target'])}'s {names[p['target']]} — "
-                    f"{n} slash{'es' if n != 1 else ''} left, digits up to {p['reach']}")
+        if p["stage"] == "slash":  # how many are left: the card's status line (it stays)
+            return (f"Now: {s} slashes {_who(view, p['target'])}'s {names[p['target']]}, "
+                    f"digits up to {p['reach']}")
         if p["stage"] == "special":
             return f"Now: {s} may fire a special attack (or hold the combo)"
         return f"Now: {s}'s target is down — {s} picks a new target"
@@ -886,6 +885,21 @@ def live_board(view: dict[str, Any]) -> dict[str, Any]:
         return view
     return dict(view, waiting_for=None, fighters=[dict(f, chosen=None, ready=None)
                                                   for f in view["fighters"]])
+
+
+def board_while_slashing(view: dict[str, Any]) -> dict[str, Any]:
+    """What the thread's board must show anew while an attacker places an attack's slashes one
+    by one: not each slash (the card's lines say each, and the slash buttons name the digit
+    and what it does), only the rest. The board drawn as the attack began stays on the card
+    until the attack is done (issue #22: a board upload a slash was most of the game's)."""
+    v = live_board(view)
+    p = v["pending"]
+    if p is None or p["stage"] != "slash" or v["result"] is not None:
+        return v
+    return dict(v, pending={k: p[k] for k in ("seat", "stage", "target", "reach", "width")},
+                fighters=[dict(f, slashes_taken=None, cards=[dict(c, slashes=None)
+                                                           for c in f["cards"]])
+                          for f in v["fighters"]])
 
 
 def public_image(view: dict[str, Any], layout: ReplayLayout | None = None) -> Image.Image:

@@ -90,6 +90,10 @@ class TableCount:
     # moves the seats made (the table's record): `moves` but for a form's submit, which makes
     # several in one commit (KAPLOOM!'s placement); the requests per move are counted per these
     seat_moves: int = 0
+    # DM sends+edits that answer the click just made in that DM (its panel changed under the
+    # finger, UPDATE_MESSAGE); the rest reached the seat unasked: a new panel for a new step,
+    # a panel another seat's move changed, a note
+    dm_click_answers: int = 0
 
     def per_turn(self) -> dict[str, Any]:
         t, st = max(self.turns, 1), max(self.seat_turns, 1)
@@ -108,6 +112,9 @@ class TableCount:
                 "pings_per_seat_turn": round(self.pings / st, 2),
                 "pings_to_mover": self.pings_to_mover,
                 "dm_sends_edits_per_seat_turn": round(self.dm_messages / st, 2),
+                "dm_answers_to_own_clicks_per_seat_turn": round(self.dm_click_answers / st, 2),
+                "dm_unasked_per_seat_turn": round(
+                    (self.dm_messages - self.dm_click_answers) / st, 2),
                 "pngs_per_seat_turn": round(self.pngs / st, 2),
                 "global_requests_per_move": round(self.global_requests / m, 2),
                 "interaction_requests_per_move": round(self.interaction_requests / m, 2),
@@ -350,6 +357,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
                 stray.append(f"DM {req.method} to seat {s + 1} with nothing new: "
                              f"{(req.body.get('content') or '')[:80]!r}")
     thread_messages = pings = dm_messages = pngs = global_requests = interaction_requests = 0
+    dm_click_answers = 0
     shown: list[str] = []
     new = fake.requests[mark:]
     seen_ids: set[str] = set()
@@ -371,6 +379,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
             seen_ids.add(msg["id"])
         if channel in dm_seat and _shows(req):
             dm_messages += 1
+            dm_click_answers += req.route.endswith("/callback")
         if req.callback_type == 9:   # the "Type a move" form may hold notation
             continue
         for text in _readable(req.body, req.files or []):
@@ -384,7 +393,7 @@ async def play_table(fake, world, kind: str, seed: int = 7, max_moves: int = 300
                       interaction_requests=interaction_requests,
                       paths=clicker.paths.as_dict(), refusals=clicker.paths.refusals,
                       unreached=dict(clicker.paths.unreached),
-                      finished=row.status == "finished",
+                      finished=row.status == "finished", dm_click_answers=dm_click_answers,
                       seat_moves=sum(1 for actor, _ in (await bot.store.entries(row.id))[
                           len(first):] if actor != "chance"))
 

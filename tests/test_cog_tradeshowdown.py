@@ -14,6 +14,7 @@ from table_play import _message
 import bot.tables
 from bot.engine.tradeshowdown.cards import SAMPLE_CARDS
 from bot.engine.tradeshowdown import TradeShowdown
+from rendering.tradeshowdown import live_board, public_picture
 
 EPHEMERAL = 64
 KIND = "tradeshowdown"
@@ -513,11 +514,17 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
                                        move="slash 9"))
     assert "up to 3" in ephemeral_texts(new) and "`slash 9` is not one of them" in \
         ephemeral_texts(new)
+    board_then, mark = msg.files[-1].data, len(fake.requests)
     await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
     msg = turn_message(fake, row)
     sel = component(msg, "ms")
     assert sel["options"][0]["label"] == "Slash a 0 on Zip Fighter (X it out)"
     await fake.invoke(fake.select(msg, sel["custom_id"], ["slash 0"], user=world.bob))
+    # Issue #22: the board drawn as the attack began stays while its slashes are placed (the
+    # card's lines and the slash list say each); it is drawn again when the attack is done.
+    assert not [f for r in fake.requests[mark:] for f in r.files or []]
+    assert turn_message(fake, row).files[-1].data == board_then
+    assert "1 slash left" in turn_message(fake, row).content
     new = await fake.invoke(fake.slash(fake.bot, f"{KIND} move", user=world.bob, channel=thread,
                                        move="slash 0"))
     assert "not X'd" in ephemeral_texts(new)
@@ -526,6 +533,7 @@ async def test_combo_intimidate_slash_errors_and_special(fake, world, monkeypatc
                                   user=world.bob))
     row, g = await game(fake, row.id)
     assert g.view(None)["fighters"][0]["cards"][0]["slashes"] == [0, 0, 0, 0, 2, 1]
+    assert turn_message(fake, row).files[-1].data == public_picture(live_board(g.view(None))).png
 
     # Alice's special attack: buttons, and the Snapping Pencil as a select of values.
     msg = turn_message(fake, row)

@@ -123,7 +123,8 @@ def test_roll_window_attack_and_the_next_round(monkeypatch):
     spy = DieSpy(monkeypatch)
     attack = render(g.view(None))
     check(attack)
-    assert "Now: Player 2 slashes Player 1's Blue Ox Plumbing — 2 slashes left, digits up to 6" in attack.alt
+    # how many are left is the card's status line: the board stays while they are placed
+    assert "Now: Player 2 slashes Player 1's Blue Ox Plumbing, digits up to 6." in attack.alt
     assert "rolled 1 4 6 8 8 8, width 3 · height 8 · depth 6" in attack.alt
     assert "rolled 6 6 8 0, width 2 · height 6 · depth 4" in attack.alt
     assert ("Attack order: now: Player 2: 2 slashes ≤ 6 · depth 4, Player 1: 3 slashes ≤ 8 · depth 6"

@@ -87,15 +87,25 @@ async def test_a_whole_game_is_played_by_clicks(fake, world, name, drawn_words):
 
 
 # Goals a game misses today, with the measured figure (seed 3, the games in TABLES).
+# Issue #22's DM goal is below what its own feel rules allow (the issue is marked blocked on
+# it): a seat turn needs its panel to change (a new step's panel; an edit counts as one) and
+# its click to be answered by showing the choice (UPDATE_MESSAGE, one more), but where the
+# click that ends one step opens the next in place: at least 2 - 1/players a seat turn, more
+# where a step takes several clicks (a plan, then Done). `dm_answers_to_own_clicks_per_seat_turn`
+# and `dm_unasked_per_seat_turn` (bench/table.py) split the figure.
+FLOOR = "below the floor of a changed panel + an answered click a seat turn (issue #22, blocked)"
+
 MISSED: dict[tuple[str, str], str] = {
     ("tradeshowdown", "dm_sends_edits"):
-        "3.1 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "3.1 DM sends+edits/seat turn (goal ≤ 1.5): 2.0 answer the seat's own clicks; " + FLOOR,
     ("kaploom", "dm_sends_edits"):
-        "3.24 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "3.24 DM sends+edits/seat turn (goal ≤ 1.5): 2.22 answer the seat's own clicks; " + FLOOR,
     ("kaploom-2v2", "dm_sends_edits"):
-        "3.88 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "3.88 DM sends+edits/seat turn (goal ≤ 1.5): 2.33 answer the seat's own clicks; "
+        + FLOOR,
     ("tradeshowdown-4", "dm_sends_edits"):
-        "2.42 DM sends+edits/seat turn (goal ≤ 1.5); issue #22 item 2",
+        "2.42 DM sends+edits/seat turn (goal ≤ 1.5): 0.62 answer the seat's own clicks, 1.81 "
+        "unasked (a player who acts on 🔒 has the DM panel kept up too); " + FLOOR,
 }
 
 GOALS = {
