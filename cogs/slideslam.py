@@ -49,7 +49,7 @@ class SlideSlamCog(GameCog, group_name="slideslam",
     BOARD_FACTS = staticmethod(board_facts)
 
     async def picture(self, row: GameRow, game: Game, seat: int | None = None):
-        """The thread's board; a panel's text board shows its half (#22: not an upload a die)."""
+        """The thread's board; a panel shows its half in its text board (#22: no upload a die)."""
         return None if seat is not None else await self.draw(render, game.view(None))
 
     def turn_key(self, game: Game) -> str:
